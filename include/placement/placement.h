@@ -1,0 +1,13 @@
+/**
+ * \file placement/placement.h
+ * \brief Umbrella header: includes every public libplacement header.
+ */
+#ifndef PLACEMENT_H
+#define PLACEMENT_H
+
+#include <placement/version.h>
+#include <placement/status.h>
+#include <placement/solver.h>
+#include <placement/flownet.h>
+
+#endif

@@ -1,0 +1,204 @@
+/**
+ * \file placement/solver.h
+ * \brief Pluggable minimum-cost-flow solvers: the interface, the options of a
+ *        solve, its statistics, and the registry of solvers by name.
+ *
+ * A solver is a ::pl_solver_ops vtable. The library registers its built-in
+ * solvers ("cycle-canceling", "ssp", "glpk", ...); a user registers more with
+ * pl_solver_register() or passes one directly in ::pl_solve_opts::ops.
+ *
+ * A solver never sees the user's network as built: pl_flownet_solve() first
+ * normalises it into a ::pl_flow_problem (lower bounds removed, infinite
+ * capacities replaced by a finite bound, costs and capacities checked for
+ * overflow, unboundedness ruled out). A solver only has to find an optimal
+ * flow of that problem and node potentials proving it, or report
+ * ::PL_EINFEASIBLE.
+ */
+#ifndef PLACEMENT_SOLVER_H
+#define PLACEMENT_SOLVER_H
+
+#include <stdint.h>
+#include <placement/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** \defgroup pl_solver Min-cost-flow solvers
+ *  @{ */
+
+/** Name of the solver pl_flownet_solve() uses when ::pl_solve_opts::solver is NULL. */
+#define PL_DEFAULT_SOLVER "ssp"
+
+/**
+ * \brief Read-only view of a normalised min-cost-flow problem, handed to a
+ *        solver by pl_flownet_solve().
+ *
+ * Problem: find integer flow f[a], 0 <= f[a] <= cap[a], such that for every
+ * node v, (flow out of v) - (flow into v) = supply[v], minimising
+ * sum cost[a] * f[a]. Supplies sum to zero.
+ *
+ * Guarantees given to the solver (checked by the library beforehand):
+ *  - cap[a] >= 0 and the sum of all capacities (infinite ones counted as
+ *    cap_inf) and positive supplies is at most 2^62, so no flow, excess or
+ *    sum of them overflows int64_t;
+ *  - n * max|cost| <= 2^60, so path lengths, potentials and a few sums of
+ *    them fit in int64_t;
+ *  - there is no negative-cost cycle made only of arcs whose capacity was
+ *    infinite (so an optimum exists whenever a feasible flow does).
+ *
+ * Residual arcs: the residual arc numbered r belongs to arc r >> 1; it is the
+ * forward arc (tail -> head, residual capacity cap - f, cost +cost) when r is
+ * even and the backward arc (head -> tail, residual capacity f, cost -cost)
+ * when r is odd; r ^ 1 is its partner. out_arcs[out_first[v] .. out_first[v+1]-1]
+ * lists every residual arc leaving v (forward arcs of arcs with tail v,
+ * backward arcs of arcs with head v), so the view is a ready CSR residual graph.
+ */
+typedef struct pl_flow_problem {
+    int32_t n;                /**< Number of nodes, ids 0 .. n-1. */
+    int32_t m;                /**< Number of arcs, ids 0 .. m-1. */
+    const int32_t *tail;      /**< [m] tail node of each arc. */
+    const int32_t *head;      /**< [m] head node of each arc. */
+    const int64_t *cap;       /**< [m] capacity (upper - lower bound), >= 0. */
+    const int64_t *cost;      /**< [m] cost per unit of flow. */
+    const int64_t *supply;    /**< [n] supply (> 0) or demand (< 0), lower bounds folded in. */
+    const int32_t *out_first; /**< [n+1] CSR offsets into out_arcs. */
+    const int32_t *out_arcs;  /**< [2m] residual arc ids, grouped by the node they leave. */
+    const uint8_t *is_inf;    /**< [m] 1 where the user's capacity was ::PL_CAP_INF (cap holds cap_inf). */
+    int64_t cap_inf;          /**< Capacity given to arcs of infinite capacity: more than any optimal flow needs. */
+} pl_flow_problem;
+
+/** Tail node of residual arc \p r of problem \p p. */
+static inline int32_t pl_residual_tail(const pl_flow_problem *p, int32_t r)
+{
+    return (r & 1) ? p->head[r >> 1] : p->tail[r >> 1];
+}
+
+/** Head node of residual arc \p r of problem \p p. */
+static inline int32_t pl_residual_head(const pl_flow_problem *p, int32_t r)
+{
+    return (r & 1) ? p->tail[r >> 1] : p->head[r >> 1];
+}
+
+/** Cost of residual arc \p r (negated for a backward arc). */
+static inline int64_t pl_residual_cost(const pl_flow_problem *p, int32_t r)
+{
+    return (r & 1) ? -p->cost[r >> 1] : p->cost[r >> 1];
+}
+
+/** Residual capacity of residual arc \p r given flows \p flow. */
+static inline int64_t pl_residual_cap(const pl_flow_problem *p, const int64_t *flow, int32_t r)
+{
+    return (r & 1) ? flow[r >> 1] : p->cap[r >> 1] - flow[r >> 1];
+}
+
+/**
+ * \brief Where a solver writes its answer. The library allocates both arrays,
+ *        zero-filled, before calling the solver.
+ *
+ * On ::PL_OK the solver must leave an optimal flow in \p flow and potentials
+ * in \p potential such that every residual arc with positive residual
+ * capacity has non-negative reduced cost cost(r) + potential[tail(r)] -
+ * potential[head(r)] (this is the certificate pl_flow_verify() checks).
+ */
+typedef struct pl_flow_solution {
+    int64_t *flow;       /**< [m] flow of each arc of the normalised problem. */
+    int64_t *potential;  /**< [n] node potentials (dual values). */
+    int64_t iterations;  /**< Solver-defined count (augmentations, cycles cancelled, pivots). */
+} pl_flow_solution;
+
+/**
+ * \brief Options of one solve. Initialise with pl_solve_opts_init() and set
+ *        only what you need: new fields may be added at the end without
+ *        breaking callers that use the initialiser.
+ */
+typedef struct pl_solve_opts {
+    const char *solver;          /**< Registered solver name; NULL = ::PL_DEFAULT_SOLVER. */
+    const struct pl_solver_ops *ops; /**< If non-NULL, this solver is used and \c solver is ignored. */
+    int verify;                  /**< Non-zero: run pl_flow_verify() after solving; failure gives ::PL_EVERIFY. */
+    int64_t max_iterations;      /**< Solver iteration limit, 0 = none; reaching it gives ::PL_ELIMIT. */
+    void *reserved[8];           /**< Zero; room for future options. */
+} pl_solve_opts;
+
+/** \brief Fill \p opts with the defaults (all zero/NULL: default solver, no verification, no limit). */
+void pl_solve_opts_init(pl_solve_opts *opts);
+
+/** \brief Statistics of the last solve, filled by pl_flownet_solve(). */
+typedef struct pl_solve_stats {
+    const char *solver;      /**< Name of the solver that ran (static storage of its ops). */
+    int32_t nodes;           /**< Nodes of the network. */
+    int32_t arcs;            /**< Arcs of the network. */
+    int64_t iterations;      /**< Solver-defined iteration count. */
+    double setup_seconds;    /**< Wall time spent normalising and checking the network. */
+    double solve_seconds;    /**< Wall time spent inside the solver. */
+} pl_solve_stats;
+
+/**
+ * \brief A solver: a name, a description, and a solve function.
+ *
+ * \c solve receives the normalised problem, the caller's options and a
+ * zero-filled solution; it returns ::PL_OK (optimal flow and potentials
+ * written), ::PL_EINFEASIBLE (supplies cannot be routed), ::PL_ELIMIT
+ * (opts->max_iterations reached), ::PL_ENOMEM, or another code with a message
+ * set through the public error API of the solver's choosing. It must not keep
+ * pointers into \p p or \p out after returning, must not print, and must be
+ * reentrant (no global mutable state) so that different networks can be
+ * solved in different threads.
+ */
+typedef struct pl_solver_ops {
+    const char *name;         /**< Unique registry name, e.g. "ssp". */
+    const char *description;  /**< One line for `placement solvers`. */
+    pl_status (*solve)(const pl_flow_problem *p, const pl_solve_opts *opts,
+                       pl_flow_solution *out);
+} pl_solver_ops;
+
+/**
+ * \brief Set the calling thread's error message (printf-style) and return
+ *        \p status, so a user solver can write `return pl_solver_error(PL_EINVAL, "...")`.
+ */
+pl_status pl_solver_error(pl_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/**
+ * \brief Register a solver under ops->name.
+ * \param ops not copied: it must stay valid until pl_solver_unregister() or
+ *            the end of the program.
+ * \return ::PL_OK; ::PL_EINVAL if \p ops, its name or its solve function is
+ *         NULL, or the name is already registered; ::PL_ENOMEM.
+ * \note Thread-safe (the registry is guarded by a mutex).
+ */
+pl_status pl_solver_register(const pl_solver_ops *ops);
+
+/**
+ * \brief Remove a solver registered with pl_solver_register().
+ * \return ::PL_OK; ::PL_ENOTFOUND if no user solver has that name;
+ *         ::PL_EINVAL for a built-in solver, which cannot be removed.
+ * \note Thread-safe; the caller must ensure no solve is still using it.
+ */
+pl_status pl_solver_unregister(const char *name);
+
+/**
+ * \brief Look up a solver by name (built-in first, then user-registered).
+ * \param[out] ops the solver; not to be freed.
+ * \return ::PL_OK or ::PL_ENOTFOUND (message lists the known names).
+ */
+pl_status pl_solver_find(const char *name, const pl_solver_ops **ops);
+
+/** \brief Number of solvers currently known (built-in + registered). */
+int pl_solver_count(void);
+
+/**
+ * \brief The \p i-th known solver (0 <= i < pl_solver_count()), built-in ones
+ *        first in a fixed order; NULL if \p i is out of range.
+ */
+const pl_solver_ops *pl_solver_at(int i);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PLACEMENT_SOLVER_H */

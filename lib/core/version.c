@@ -1,0 +1,6 @@
+#include <placement/version.h>
+
+const char *pl_version(void)
+{
+    return PL_VERSION;
+}

@@ -1,0 +1,429 @@
+/* pl_flownet: building, querying and holding a solution. Normalisation and
+ * solving live in normalise.c and solve.c. */
+#include <stdlib.h>
+#include <string.h>
+#include "flownet_impl.h"
+
+pl_status pl_flownet_create(pl_flownet **out)
+{
+    if (!out)
+        return pl_err(PL_EINVAL, "pl_flownet_create: out is NULL");
+    pl_flownet *net = pl_alloc(1, sizeof *net);
+    if (!net)
+        return PL_ENOMEM;
+    net->id_base = 1;
+    *out = net;
+    return PL_OK;
+}
+
+static void free_normalised(pl_flownet *net)
+{
+    free(net->out_first);
+    free(net->out_arcs);
+    free(net->ncap);
+    free(net->nsupply);
+    free(net->is_inf);
+    net->out_first = net->out_arcs = NULL;
+    net->ncap = net->nsupply = NULL;
+    net->is_inf = NULL;
+    net->csr_valid = 0;
+}
+
+void pl_flownet_free(pl_flownet *net)
+{
+    if (!net)
+        return;
+    if (net->name) {
+        for (int32_t v = 0; v < net->n; v++)
+            free(net->name[v]);
+        free(net->name);
+    }
+    free(net->supply);
+    free(net->tail);
+    free(net->head);
+    free(net->lower);
+    free(net->upper);
+    free(net->cost);
+    free_normalised(net);
+    free(net->flow);
+    free(net->pot);
+    free(net);
+}
+
+void pl_flownet_invalidate(pl_flownet *net)
+{
+    net->has_solution = 0;
+}
+
+/* Grow node arrays to hold need nodes. All-or-nothing: a failed growth
+ * leaves every array usable at its old length. */
+static pl_status grow_nodes(pl_flownet *net, int64_t need)
+{
+    if (need <= net->node_cap)
+        return PL_OK;
+    int64_t cap = net->node_cap;
+    pl_status st = pl_grow((void **)&net->supply, &cap, need, sizeof *net->supply);
+    if (st)
+        return st;
+    if (net->name) {
+        char **names = pl_realloc_array(net->name, (size_t)cap, sizeof *names);
+        if (!names)
+            return PL_ENOMEM;
+        memset(names + net->node_cap, 0, (size_t)(cap - net->node_cap) * sizeof *names);
+        net->name = names;
+    }
+    net->node_cap = cap;
+    return PL_OK;
+}
+
+static pl_status grow_arcs(pl_flownet *net, int64_t need)
+{
+    if (need <= net->arc_cap)
+        return PL_OK;
+    int64_t cap = net->arc_cap, c;
+    void **arrays[] = {(void **)&net->lower, (void **)&net->upper, (void **)&net->cost};
+    c = cap;
+    if (pl_grow((void **)&net->tail, &c, need, sizeof(int32_t)))
+        return PL_ENOMEM;
+    c = cap;
+    if (pl_grow((void **)&net->head, &c, need, sizeof(int32_t)))
+        return PL_ENOMEM;
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+        c = cap;
+        if (pl_grow(arrays[i], &c, need, sizeof(int64_t)))
+            return PL_ENOMEM;
+    }
+    net->arc_cap = c;
+    return PL_OK;
+}
+
+pl_status pl_flownet_reserve(pl_flownet *net, int32_t nodes, int32_t arcs)
+{
+    if (!net)
+        return pl_err(PL_EINVAL, "pl_flownet_reserve: net is NULL");
+    if (nodes < 0 || arcs < 0 || nodes > PL_FLOWNET_MAX_SIZE || arcs > PL_FLOWNET_MAX_SIZE)
+        return pl_err(PL_EINVAL, "pl_flownet_reserve: sizes %d nodes, %d arcs outside 0..%d",
+                      nodes, arcs, PL_FLOWNET_MAX_SIZE);
+    pl_status st = grow_nodes(net, nodes);
+    return st ? st : grow_arcs(net, arcs);
+}
+
+static pl_status check_node(const pl_flownet *net, int32_t v, const char *fn)
+{
+    if (!net)
+        return pl_err(PL_EINVAL, "%s: net is NULL", fn);
+    if (v < 0 || v >= net->n)
+        return pl_err(PL_EINVAL, "%s: node %d out of range 0..%d", fn, v, net->n - 1);
+    return PL_OK;
+}
+
+static pl_status check_arc(const pl_flownet *net, int32_t a, const char *fn)
+{
+    if (!net)
+        return pl_err(PL_EINVAL, "%s: net is NULL", fn);
+    if (a < 0 || a >= net->m)
+        return pl_err(PL_EINVAL, "%s: arc %d out of range 0..%d", fn, a, net->m - 1);
+    return PL_OK;
+}
+
+static pl_status check_bounds(int64_t lower, int64_t upper, const char *fn)
+{
+    if (lower == PL_CAP_INF)
+        return pl_err(PL_EINVAL, "%s: lower bound cannot be infinite", fn);
+    if (lower > upper)
+        return pl_err(PL_EINVAL, "%s: lower bound %lld exceeds upper bound %lld", fn,
+                      (long long)lower, (long long)upper);
+    return PL_OK;
+}
+
+pl_status pl_flownet_add_nodes(pl_flownet *net, int32_t count, int32_t *first_id)
+{
+    if (!net)
+        return pl_err(PL_EINVAL, "pl_flownet_add_nodes: net is NULL");
+    if (count < 0 || (int64_t)net->n + count > PL_FLOWNET_MAX_SIZE)
+        return pl_err(PL_EINVAL, "pl_flownet_add_nodes: %d nodes would exceed the limit of %d",
+                      count, PL_FLOWNET_MAX_SIZE);
+    pl_status st = grow_nodes(net, (int64_t)net->n + count);
+    if (st)
+        return st;
+    memset(net->supply + net->n, 0, (size_t)count * sizeof *net->supply);
+    if (first_id)
+        *first_id = net->n;
+    net->n += count;
+    net->csr_valid = 0;
+    pl_flownet_invalidate(net);
+    return PL_OK;
+}
+
+pl_status pl_flownet_add_node(pl_flownet *net, const char *name, int64_t supply, int32_t *id)
+{
+    int32_t v;
+    pl_status st = pl_flownet_add_nodes(net, 1, &v);
+    if (st)
+        return st;
+    net->supply[v] = supply;
+    if (name && (st = pl_flownet_set_node_name(net, v, name)) != PL_OK) {
+        net->n--; /* undo: the call has no effect on failure */
+        return st;
+    }
+    if (id)
+        *id = v;
+    return PL_OK;
+}
+
+pl_status pl_flownet_add_arc(pl_flownet *net, int32_t tail, int32_t head,
+                             int64_t lower, int64_t upper, int64_t cost, int32_t *id)
+{
+    static const char fn[] = "pl_flownet_add_arc";
+    pl_status st;
+    if ((st = check_node(net, tail, fn)) || (st = check_node(net, head, fn)) ||
+        (st = check_bounds(lower, upper, fn)))
+        return st;
+    if (net->m >= PL_FLOWNET_MAX_SIZE)
+        return pl_err(PL_EINVAL, "%s: network already has the maximum of %d arcs", fn,
+                      PL_FLOWNET_MAX_SIZE);
+    if ((st = grow_arcs(net, (int64_t)net->m + 1)))
+        return st;
+    int32_t a = net->m++;
+    net->tail[a] = tail;
+    net->head[a] = head;
+    net->lower[a] = lower;
+    net->upper[a] = upper;
+    net->cost[a] = cost;
+    net->csr_valid = 0;
+    pl_flownet_invalidate(net);
+    if (id)
+        *id = a;
+    return PL_OK;
+}
+
+pl_status pl_flownet_set_supply(pl_flownet *net, int32_t node, int64_t supply)
+{
+    pl_status st = check_node(net, node, "pl_flownet_set_supply");
+    if (st)
+        return st;
+    net->supply[node] = supply;
+    pl_flownet_invalidate(net);
+    return PL_OK;
+}
+
+pl_status pl_flownet_set_node_name(pl_flownet *net, int32_t node, const char *name)
+{
+    pl_status st = check_node(net, node, "pl_flownet_set_node_name");
+    if (st)
+        return st;
+    if (!net->name) {
+        if (!name)
+            return PL_OK;
+        net->name = pl_alloc((size_t)net->node_cap, sizeof *net->name);
+        if (!net->name)
+            return PL_ENOMEM;
+    }
+    char *copy = NULL;
+    if (name && !(copy = pl_strdup(name)))
+        return PL_ENOMEM;
+    free(net->name[node]);
+    net->name[node] = copy;
+    return PL_OK;
+}
+
+pl_status pl_flownet_set_arc_cost(pl_flownet *net, int32_t arc, int64_t cost)
+{
+    pl_status st = check_arc(net, arc, "pl_flownet_set_arc_cost");
+    if (st)
+        return st;
+    net->cost[arc] = cost;
+    pl_flownet_invalidate(net);
+    return PL_OK;
+}
+
+pl_status pl_flownet_set_arc_bounds(pl_flownet *net, int32_t arc, int64_t lower, int64_t upper)
+{
+    static const char fn[] = "pl_flownet_set_arc_bounds";
+    pl_status st;
+    if ((st = check_arc(net, arc, fn)) || (st = check_bounds(lower, upper, fn)))
+        return st;
+    net->lower[arc] = lower;
+    net->upper[arc] = upper;
+    pl_flownet_invalidate(net);
+    return PL_OK;
+}
+
+int32_t pl_flownet_node_count(const pl_flownet *net)
+{
+    return net ? net->n : 0;
+}
+
+int32_t pl_flownet_arc_count(const pl_flownet *net)
+{
+    return net ? net->m : 0;
+}
+
+pl_status pl_flownet_get_arc(const pl_flownet *net, int32_t arc, pl_arc_info *info)
+{
+    pl_status st = check_arc(net, arc, "pl_flownet_get_arc");
+    if (st)
+        return st;
+    if (!info)
+        return pl_err(PL_EINVAL, "pl_flownet_get_arc: info is NULL");
+    info->tail = net->tail[arc];
+    info->head = net->head[arc];
+    info->lower = net->lower[arc];
+    info->upper = net->upper[arc];
+    info->cost = net->cost[arc];
+    return PL_OK;
+}
+
+pl_status pl_flownet_get_supply(const pl_flownet *net, int32_t node, int64_t *supply)
+{
+    pl_status st = check_node(net, node, "pl_flownet_get_supply");
+    if (st)
+        return st;
+    if (!supply)
+        return pl_err(PL_EINVAL, "pl_flownet_get_supply: supply is NULL");
+    *supply = net->supply[node];
+    return PL_OK;
+}
+
+const char *pl_flownet_node_name(const pl_flownet *net, int32_t node)
+{
+    if (!net || !net->name || node < 0 || node >= net->n)
+        return NULL;
+    return net->name[node];
+}
+
+pl_status pl_flownet_find_node(const pl_flownet *net, const char *name, int32_t *node)
+{
+    if (!net || !name || !node)
+        return pl_err(PL_EINVAL, "pl_flownet_find_node: NULL argument");
+    for (int32_t v = 0; net->name && v < net->n; v++) {
+        if (net->name[v] && strcmp(net->name[v], name) == 0) {
+            *node = v;
+            return PL_OK;
+        }
+    }
+    return pl_err(PL_ENOTFOUND, "pl_flownet_find_node: no node is named \"%s\"", name);
+}
+
+int pl_flownet_id_base(const pl_flownet *net)
+{
+    return net ? net->id_base : 1;
+}
+
+pl_status pl_flownet_set_id_base(pl_flownet *net, int base)
+{
+    if (!net || (base != 0 && base != 1))
+        return pl_err(PL_EINVAL, "pl_flownet_set_id_base: base must be 0 or 1 (got %d)", base);
+    net->id_base = base;
+    return PL_OK;
+}
+
+/* ---- held solution ------------------------------------------------------- */
+
+static pl_status need_solution(const pl_flownet *net, const char *fn)
+{
+    if (!net)
+        return pl_err(PL_EINVAL, "%s: net is NULL", fn);
+    if (!net->has_solution)
+        return pl_err(PL_ESTATE, "%s: the network holds no solution (solve it first)", fn);
+    return PL_OK;
+}
+
+int pl_flownet_has_solution(const pl_flownet *net)
+{
+    return net && net->has_solution;
+}
+
+pl_status pl_flownet_solution_cost(const pl_flownet *net, int64_t *cost)
+{
+    pl_status st = need_solution(net, "pl_flownet_solution_cost");
+    if (st)
+        return st;
+    if (!cost)
+        return pl_err(PL_EINVAL, "pl_flownet_solution_cost: cost is NULL");
+    *cost = net->total_cost;
+    return PL_OK;
+}
+
+pl_status pl_flownet_get_flow(const pl_flownet *net, int32_t arc, int64_t *flow)
+{
+    pl_status st;
+    if ((st = need_solution(net, "pl_flownet_get_flow")) ||
+        (st = check_arc(net, arc, "pl_flownet_get_flow")))
+        return st;
+    if (!flow)
+        return pl_err(PL_EINVAL, "pl_flownet_get_flow: flow is NULL");
+    *flow = net->flow[arc];
+    return PL_OK;
+}
+
+pl_status pl_flownet_get_potential(const pl_flownet *net, int32_t node, int64_t *potential)
+{
+    pl_status st;
+    if ((st = need_solution(net, "pl_flownet_get_potential")) ||
+        (st = check_node(net, node, "pl_flownet_get_potential")))
+        return st;
+    if (!potential)
+        return pl_err(PL_EINVAL, "pl_flownet_get_potential: potential is NULL");
+    *potential = net->pot[node];
+    return PL_OK;
+}
+
+const int64_t *pl_flownet_flows(const pl_flownet *net)
+{
+    return net && net->has_solution ? net->flow : NULL;
+}
+
+const int64_t *pl_flownet_potentials(const pl_flownet *net)
+{
+    return net && net->has_solution ? net->pot : NULL;
+}
+
+/* Exact total cost of net->flow, or PL_EOVERFLOW. */
+static pl_status total_cost(const pl_flownet *net, const int64_t *flow, int64_t *out)
+{
+    int64_t sum = 0, term;
+    for (int32_t a = 0; a < net->m; a++) {
+        if (pl_mul_ovf(flow[a], net->cost[a], &term) || pl_add_ovf(sum, term, &sum))
+            return pl_err(PL_EOVERFLOW, "total cost overflows int64 at arc %d (flow %lld, cost %lld)",
+                          a, (long long)flow[a], (long long)net->cost[a]);
+    }
+    *out = sum;
+    return PL_OK;
+}
+
+pl_status pl_flownet_alloc_solution(pl_flownet *net)
+{
+    int64_t *f = pl_realloc_array(net->flow, (size_t)(net->m ? net->m : 1), sizeof *f);
+    if (!f)
+        return PL_ENOMEM;
+    net->flow = f;
+    int64_t *p = pl_realloc_array(net->pot, (size_t)(net->n ? net->n : 1), sizeof *p);
+    if (!p)
+        return PL_ENOMEM;
+    net->pot = p;
+    return PL_OK;
+}
+
+pl_status pl_flownet_commit_solution(pl_flownet *net)
+{
+    pl_status st = total_cost(net, net->flow, &net->total_cost);
+    net->has_solution = (st == PL_OK);
+    return st;
+}
+
+pl_status pl_flownet_set_solution(pl_flownet *net, const int64_t *flow, const int64_t *potential)
+{
+    if (!net || !flow)
+        return pl_err(PL_EINVAL, "pl_flownet_set_solution: NULL %s", net ? "flow" : "net");
+    pl_flownet_invalidate(net);
+    pl_status st = pl_flownet_alloc_solution(net);
+    if (st)
+        return st;
+    memcpy(net->flow, flow, (size_t)net->m * sizeof *flow);
+    if (potential)
+        memcpy(net->pot, potential, (size_t)net->n * sizeof *potential);
+    else
+        memset(net->pot, 0, (size_t)net->n * sizeof *net->pot);
+    return pl_flownet_commit_solution(net);
+}

@@ -1,0 +1,67 @@
+/* Internal layout of pl_flownet and helpers shared by the flow modules and
+ * the solvers (not installed). */
+#ifndef PL_FLOWNET_IMPL_H
+#define PL_FLOWNET_IMPL_H
+
+#include <placement/flownet.h>
+#include "../core/core.h"
+
+/* The two limits the normalised problem guarantees to every solver. */
+#define PL_FLOW_LIMIT ((int64_t)1 << 62)
+
+struct pl_flownet {
+    /* As built by the user. */
+    int32_t n, m;
+    int64_t node_cap, arc_cap;   /* allocated lengths */
+    int64_t *supply;             /* [n] */
+    char **name;                 /* [n] or NULL until a node is named */
+    int32_t *tail, *head;        /* [m] */
+    int64_t *lower, *upper, *cost;
+    int id_base;                 /* base used when writing DIMACS */
+
+    /* Normalised problem, rebuilt by pl_flownet_solve() when stale. */
+    int csr_valid;               /* out_first/out_arcs match the arcs */
+    int32_t *out_first, *out_arcs;
+    int64_t *ncap, *nsupply;
+    uint8_t *is_inf;
+
+    /* Held solution. */
+    int has_solution;
+    int64_t *flow, *pot;         /* [m], [n] */
+    int64_t total_cost;
+};
+
+/* Drop the held solution (every mutation calls this). */
+PL_INTERNAL void pl_flownet_invalidate(pl_flownet *net);
+
+/* Size net->flow/net->pot for the current network (contents undefined). */
+PL_INTERNAL pl_status pl_flownet_alloc_solution(pl_flownet *net);
+
+/* Mark net->flow/net->pot as the held solution after computing its exact
+ * total cost (PL_EOVERFLOW leaves no solution). */
+PL_INTERNAL pl_status pl_flownet_commit_solution(pl_flownet *net);
+
+/* Build (or refresh) the normalised problem view of net in *p.
+ * Checks the 2^62 limits and supply balance; returns PL_OK, PL_EINFEASIBLE,
+ * PL_EOVERFLOW or PL_ENOMEM. Arrays stay owned by net. */
+PL_INTERNAL pl_status pl_flownet_normalise(pl_flownet *net, pl_flow_problem *p);
+
+/* Shortest-path potentials of the residual graph of flow: pot[v] = distance
+ * from a virtual source joined to every node at cost 0, so every residual arc
+ * with capacity > 0 gets a non-negative reduced cost. Returns PL_OK, or
+ * PL_EVERIFY if the residual graph holds a negative cycle (flow not optimal),
+ * or PL_ENOMEM. */
+PL_INTERNAL pl_status pl_residual_potentials(const pl_flow_problem *p, const int64_t *flow,
+                                            int64_t *pot);
+
+/* Find a flow meeting every supply (ignoring costs) by max flow from a
+ * virtual source to a virtual sink. flow[m] receives it. *feasible is set to
+ * 1 when all supplies are routed, 0 otherwise. Returns PL_OK or PL_ENOMEM. */
+PL_INTERNAL pl_status pl_feasible_flow(const pl_flow_problem *p, int64_t *flow, int *feasible);
+
+/* Built-in solvers, one per file under solvers/. */
+extern const pl_solver_ops pl_solver_cycle_canceling;
+extern const pl_solver_ops pl_solver_ssp;
+extern const pl_solver_ops pl_solver_glpk;
+
+#endif

@@ -1,0 +1,176 @@
+/* pl_flownet_solve: the driver every solver runs behind. It normalises the
+ * network, settles unboundedness itself (so solvers only see problems with
+ * an optimum or none), runs the solver, maps the answer back to the user's
+ * bounds and optionally certifies it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "flownet_impl.h"
+
+void pl_solve_opts_init(pl_solve_opts *opts)
+{
+    if (opts)
+        memset(opts, 0, sizeof *opts);
+}
+
+/* A negative cycle of infinite arcs makes the cost unbounded below if any
+ * feasible flow exists. Look for one with Bellman-Ford restricted to those
+ * arcs: give every infinite arc capacity 1 and the rest 0 at zero flow. */
+static pl_status find_negative_inf_cycle(const pl_flow_problem *p, int *found)
+{
+    *found = 0;
+    int any = 0;
+    for (int32_t a = 0; a < p->m && !any; a++)
+        any = p->is_inf[a] && p->cost[a] < 0;
+    if (!any)
+        return PL_OK;
+    int64_t *cap = pl_alloc((size_t)p->m, sizeof *cap);
+    int64_t *flow = pl_alloc((size_t)p->m, sizeof *flow);
+    int64_t *pot = pl_alloc((size_t)p->n, sizeof *pot);
+    pl_status st = (cap && flow && pot) ? PL_OK : PL_ENOMEM;
+    if (st == PL_OK) {
+        for (int32_t a = 0; a < p->m; a++)
+            cap[a] = p->is_inf[a];
+        pl_flow_problem q = *p;
+        q.cap = cap;
+        st = pl_residual_potentials(&q, flow, pot);
+        if (st == PL_EVERIFY) {
+            *found = 1;
+            st = PL_OK;
+        }
+    }
+    free(cap);
+    free(flow);
+    free(pot);
+    return st;
+}
+
+static pl_status check_unbounded(const pl_flow_problem *p)
+{
+    int found;
+    pl_status st = find_negative_inf_cycle(p, &found);
+    if (st || !found)
+        return st;
+    /* Infeasibility takes precedence: report unbounded only if some flow exists. */
+    int64_t *flow = pl_alloc((size_t)p->m, sizeof *flow);
+    if (!flow)
+        return PL_ENOMEM;
+    int feasible = 0;
+    st = pl_feasible_flow(p, flow, &feasible);
+    free(flow);
+    if (st)
+        return st;
+    if (!feasible)
+        return pl_err(PL_EINFEASIBLE, "no flow satisfies the supplies and arc bounds");
+    return pl_err(PL_EUNBOUNDED,
+                  "a cycle of infinite-capacity arcs has negative total cost: "
+                  "the cost decreases without bound");
+}
+
+/* A solver may leave an infinite arc at cap_inf, where its potentials only
+ * certify the capped problem. The flow is optimal for the real one too, so
+ * recompute potentials on the real residual graph (infinite arcs open). */
+static pl_status repair_inf_potentials(const pl_flow_problem *p, const int64_t *flow, int64_t *pot)
+{
+    int saturated = 0;
+    for (int32_t a = 0; a < p->m && !saturated; a++)
+        saturated = p->is_inf[a] && flow[a] >= p->cap_inf;
+    if (!saturated)
+        return PL_OK;
+    int64_t *cap = pl_alloc((size_t)p->m, sizeof *cap);
+    if (!cap)
+        return PL_ENOMEM;
+    for (int32_t a = 0; a < p->m; a++)
+        cap[a] = p->is_inf[a] ? flow[a] + 1 : p->cap[a];
+    pl_flow_problem q = *p;
+    q.cap = cap;
+    pl_status st = pl_residual_potentials(&q, flow, pot);
+    free(cap);
+    return st;
+}
+
+static pl_status find_solver(const pl_solve_opts *opts, const pl_solver_ops **ops)
+{
+    if (opts->ops) {
+        if (!opts->ops->solve || !opts->ops->name)
+            return pl_err(PL_EINVAL, "pl_flownet_solve: opts->ops lacks a name or solve function");
+        *ops = opts->ops;
+        return PL_OK;
+    }
+    return pl_solver_find(opts->solver ? opts->solver : PL_DEFAULT_SOLVER, ops);
+}
+
+/* Check the solver kept its flows within the normalised bounds, so that a
+ * faulty (user) solver cannot hand back something we then report as optimal. */
+static pl_status check_solver_flow(const pl_flow_problem *p, const int64_t *flow, const char *name)
+{
+    for (int32_t a = 0; a < p->m; a++)
+        if (flow[a] < 0 || flow[a] > p->cap[a])
+            return pl_err(PL_EVERIFY, "solver %s returned flow %lld on arc %d outside 0..%lld",
+                          name, (long long)flow[a], a, (long long)p->cap[a]);
+    return PL_OK;
+}
+
+static pl_status run(pl_flownet *net, const pl_solver_ops *ops, const pl_solve_opts *opts,
+                     pl_solve_stats *stats)
+{
+    double t0 = pl_now();
+    pl_flow_problem p;
+    pl_status st;
+    if ((st = pl_flownet_normalise(net, &p)) || (st = check_unbounded(&p)) ||
+        (st = pl_flownet_alloc_solution(net)))
+        return st;
+    memset(net->flow, 0, (size_t)net->m * sizeof *net->flow);
+    memset(net->pot, 0, (size_t)net->n * sizeof *net->pot);
+    pl_flow_solution sol = {.flow = net->flow, .potential = net->pot, .iterations = 0};
+
+    double t1 = pl_now();
+    st = ops->solve(&p, opts, &sol);
+    double t2 = pl_now();
+    stats->iterations = sol.iterations;
+    stats->setup_seconds = t1 - t0;
+    stats->solve_seconds = t2 - t1;
+    if (st)
+        return st;
+    if ((st = check_solver_flow(&p, net->flow, ops->name)) ||
+        (st = repair_inf_potentials(&p, net->flow, net->pot)))
+        return st;
+    for (int32_t a = 0; a < net->m; a++)
+        if (pl_add_ovf(net->flow[a], net->lower[a], &net->flow[a]))
+            return pl_err(PL_EOVERFLOW, "arc %d: flow plus lower bound overflows", a);
+    return pl_flownet_commit_solution(net);
+}
+
+pl_status pl_flownet_solve(pl_flownet *net, const pl_solve_opts *opts, pl_solve_stats *stats)
+{
+    if (!net)
+        return pl_err(PL_EINVAL, "pl_flownet_solve: net is NULL");
+    pl_solve_opts defaults;
+    if (!opts) {
+        pl_solve_opts_init(&defaults);
+        opts = &defaults;
+    }
+    if (opts->max_iterations < 0)
+        return pl_err(PL_EINVAL, "pl_flownet_solve: max_iterations is negative");
+    const pl_solver_ops *ops;
+    pl_status st = find_solver(opts, &ops);
+    if (st)
+        return st;
+
+    pl_solve_stats local;
+    if (!stats)
+        stats = &local;
+    *stats = (pl_solve_stats){.solver = ops->name, .nodes = net->n, .arcs = net->m};
+    pl_flownet_invalidate(net);
+    st = run(net, ops, opts, stats);
+    if (st == PL_OK && opts->verify && (st = pl_flow_verify(net)) != PL_OK) {
+        /* The message buffer is the one being rewritten: copy it first. */
+        char why[512];
+        snprintf(why, sizeof why, "%s", pl_last_error());
+        pl_flownet_invalidate(net);
+        return pl_err(st, "solver %s: %s", ops->name, why);
+    }
+    if (st)
+        pl_flownet_invalidate(net);
+    return st;
+}

@@ -1,0 +1,54 @@
+/* Helpers shared by the cmocka suites. */
+#ifndef PL_TESTUTIL_H
+#define PL_TESTUTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <placement/placement.h>
+
+/* Path of a fixture under tests/data (from $PL_TEST_DATA); static buffer per call site is
+ * not needed: the result is written to buf (size PL_PATH_MAX). */
+#define PL_PATH_MAX 4096
+const char *pl_test_data(char *buf, const char *rel);
+
+/* Assert that a call returns PL_OK, printing pl_last_error() if not. */
+#define assert_pl_ok(call) do { \
+        pl_status st_ = (call); \
+        if (st_ != PL_OK) \
+            fail_msg("%s returned %s: %s", #call, pl_status_name(st_), pl_last_error()); \
+    } while (0)
+
+/* Assert a status code, printing the message on mismatch. */
+#define assert_pl_status(call, want) do { \
+        pl_status st_ = (call); \
+        if (st_ != (want)) \
+            fail_msg("%s returned %s, want %s: %s", #call, pl_status_name(st_), \
+                     pl_status_name(want), pl_last_error()); \
+    } while (0)
+
+/* Solve net with the named solver (and certificate verification); return status. */
+pl_status pl_test_solve(pl_flownet *net, const char *solver, int64_t *cost);
+
+/* Small deterministic PRNG (splitmix64) so random tests replay exactly. */
+typedef struct { uint64_t s; } pl_test_rng;
+uint64_t pl_test_rand(pl_test_rng *r);
+int64_t pl_test_range(pl_test_rng *r, int64_t lo, int64_t hi); /* inclusive */
+
+/* Random small network of the kinds the random suites need. */
+typedef struct pl_randnet_opts {
+    int32_t max_nodes;       /* nodes drawn in [2, max_nodes] */
+    int32_t max_arcs;        /* arcs drawn in [1, max_arcs] */
+    int64_t max_cap;         /* capacities in [0, max_cap] */
+    int64_t max_cost;        /* costs in [-max_cost, max_cost] when neg_costs, else [0, max_cost] */
+    int neg_costs;           /* allow negative costs */
+    int lower_bounds;        /* sometimes give arcs a lower bound */
+    int inf_arcs;            /* sometimes make an arc PL_CAP_INF */
+    int64_t max_supply;      /* supplies drawn so they balance, |b| <= max_supply */
+} pl_randnet_opts;
+void pl_randnet_opts_init(pl_randnet_opts *o);
+pl_flownet *pl_randnet(pl_test_rng *r, const pl_randnet_opts *o);
+
+#endif

@@ -1,0 +1,145 @@
+/* The placement CLI, run as a user would: outputs and exit codes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include "../common/testutil.h"
+
+/* Run "placement ARGS" through the shell; capture stdout (and stderr if
+ * merge) into out; return the exit status. */
+static int run(const char *args, int merge, char *out, size_t cap)
+{
+    const char *bin = getenv("PL_PLACEMENT_BIN");
+    char data[PL_PATH_MAX], cmd[2 * PL_PATH_MAX];
+    pl_test_data(data, "flow");
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s %s", data, bin ? bin : "placement", args,
+             merge ? "2>&1" : "2>/dev/null");
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char out[1 << 16];
+
+/* Run "placement ARGS < file holding text", stderr merged into out. */
+static int run_input(const char *args, const char *text)
+{
+    char path[] = "/tmp/pl_cli_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    char full[512];
+    snprintf(full, sizeof full, "%s < %s", args, path);
+    int rc = run(full, 1, out, sizeof out);
+    remove(path);
+    return rc;
+}
+
+static void test_solve_default(void **s)
+{
+    (void)s;
+    assert_int_equal(run("solve --verify graph_4m_2crs_6j.in", 0, out, sizeof out), 0);
+    assert_string_equal(out, "s 330\n");
+}
+
+static void test_solve_each_solver(void **s)
+{
+    (void)s;
+    const char *solvers[] = {"ssp", "cycle-canceling", "glpk"};
+    for (int i = 0; i < 3; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "solve -q --solver %s --verify --lp-check small_graph_neg_costs.in",
+                 solvers[i]);
+        assert_int_equal(run(args, 0, out, sizeof out), 0);
+        assert_string_equal(out, "s 12\n");
+    }
+}
+
+static void test_solve_all_table(void **s)
+{
+    (void)s;
+    assert_int_equal(run("solve --solver all --verify --lp-check graph_4m_2crs_10j.in", 0, out,
+                         sizeof out), 0);
+    assert_non_null(strstr(out, "solver"));
+    /* One row per built-in solver, each with the optimal cost 547. */
+    const char *solvers[] = {"ssp ", "cycle-canceling ", "glpk "};
+    for (int i = 0; i < 3; i++) {
+        const char *row = strstr(out, solvers[i]);
+        assert_non_null(row);
+        char line[256];
+        sscanf(row, "%255[^\n]", line);
+        assert_non_null(strstr(line, " 547 "));
+        assert_non_null(strstr(line, "GLPK agrees"));
+    }
+}
+
+static void test_flows_and_stdin(void **s)
+{
+    (void)s;
+    assert_int_equal(run("solve --flows - < small_graph.in", 0, out, sizeof out), 0);
+    assert_true(strncmp(out, "s 38\nf ", 7) == 0);
+}
+
+static void test_infeasible_exit(void **s)
+{
+    (void)s;
+    assert_int_equal(run_input("solve -", "p min 2 1\nn 1 5\nn 2 -5\na 1 2 0 3 1\n"), 1);
+    assert_non_null(strstr(out, "infeasible"));
+}
+
+static void test_unbounded_exit(void **s)
+{
+    (void)s;
+    assert_int_equal(run_input("solve -", "p min 2 2\na 1 2 0 9223372036854775807 -1\n"
+                                          "a 2 1 0 9223372036854775807 0\n"), 1);
+    assert_non_null(strstr(out, "unbounded"));
+}
+
+static void test_parse_error_exit(void **s)
+{
+    (void)s;
+    assert_int_equal(run_input("solve -", "p min 2 1\na 1 2 0 x 1\n"), 2);
+    assert_non_null(strstr(out, "<stdin>:2: expected an integer CAP"));
+}
+
+static void test_usage_errors(void **s)
+{
+    (void)s;
+    assert_int_equal(run("solve", 1, out, sizeof out), 2);
+    assert_non_null(strstr(out, "usage: placement solve"));
+    assert_int_equal(run("frobnicate", 1, out, sizeof out), 2);
+    assert_non_null(strstr(out, "unknown command"));
+    assert_int_equal(run("solve --solver nope small_graph.in", 1, out, sizeof out), 2);
+    assert_non_null(strstr(out, "no solver named \"nope\""));
+    assert_int_equal(run("solve missing.in", 1, out, sizeof out), 2);
+    assert_non_null(strstr(out, "missing.in: cannot open"));
+}
+
+static void test_solvers_list(void **s)
+{
+    (void)s;
+    assert_int_equal(run("solvers", 0, out, sizeof out), 0);
+    assert_non_null(strstr(out, "ssp"));
+    assert_non_null(strstr(out, "(default)"));
+    assert_non_null(strstr(out, "cycle-canceling"));
+    assert_non_null(strstr(out, "glpk"));
+    assert_int_equal(run("--help", 0, out, sizeof out), 0);
+    assert_non_null(strstr(out, "solve"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_solve_default),    cmocka_unit_test(test_solve_each_solver),
+        cmocka_unit_test(test_solve_all_table),  cmocka_unit_test(test_flows_and_stdin),
+        cmocka_unit_test(test_infeasible_exit),  cmocka_unit_test(test_unbounded_exit),
+        cmocka_unit_test(test_parse_error_exit), cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_solvers_list),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,8 @@
+/* Sub-commands of the placement CLI; each returns the process exit code. */
+#ifndef PL_TOOLS_COMMANDS_H
+#define PL_TOOLS_COMMANDS_H
+
+int cmd_solve(int argc, char **argv);
+int cmd_solvers(int argc, char **argv);
+
+#endif

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Install what is needed, build, and run every test suite: the C suites
+# (cmocka) in a normal -Werror build and again under AddressSanitizer +
+# UBSan. The last line is 'N passed, N failed' over all of them.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+bash tools/setup.sh || { echo "setup failed"; echo "0 passed, 1 failed"; exit 1; }
+
+# configure DIR [meson options...]: set up a build directory once, reuse it after.
+configure() {
+  local dir=$1; shift
+  if [ -f "$dir/build.ninja" ]; then
+    meson setup --reconfigure "$dir" "$@" >/dev/null
+  else
+    meson setup "$dir" "$@" >/dev/null
+  fi
+}
+
+results=()
+run_c_suites() {
+  local label=$1 dir=$2; shift 2
+  echo "== $label: configure and build in $dir"
+  if ! configure "$dir" -Dwerror=true "$@" || ! ninja -C "$dir" >"$dir.build.log" 2>&1; then
+    tail -40 "$dir.build.log" 2>/dev/null
+    echo "  $label: build failed"
+    results+=(--counts "$label:/dev/null")
+    return
+  fi
+  echo "== $label: tests"
+  meson test -C "$dir" --print-errorlogs --num-processes 2 2>&1 | grep -E '^ *[0-9]+/[0-9]+ |^(Ok|Fail|Timeout):' || true
+  results+=(--meson "$label:$dir/meson-logs/testlog.json")
+}
+
+run_c_suites "C" build
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  run_c_suites "C (ASan+UBSan)" build-asan -Db_sanitize=address,undefined -Db_lundef=false
+
+echo "== summary"
+python3 tests/summarize.py "${results[@]}"
