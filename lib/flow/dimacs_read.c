@@ -80,7 +80,7 @@ static pl_status expect_fields(const parser *ps, int want, const char *form)
 /* A raw id must lie in 0..n: both bases stay possible until the end. */
 static pl_status node_id(parser *ps, int i, const char *what, int32_t *out)
 {
-    int64_t id;
+    int64_t id = 0;
     pl_status st = number(ps, i, what, &id);
     if (st)
         return st;
@@ -133,8 +133,8 @@ static pl_status parse_problem(parser *ps)
 static pl_status parse_node(parser *ps)
 {
     pl_status st;
-    int32_t id;
-    int64_t supply;
+    int32_t id = 0;
+    int64_t supply = 0;
     if ((st = need_problem(ps, "n")) || (st = expect_fields(ps, 3, "n ID SUPPLY")) ||
         (st = node_id(ps, 1, "node id", &id)) || (st = number(ps, 2, "SUPPLY", &supply)))
         return st;
@@ -152,8 +152,8 @@ static pl_status parse_node(parser *ps)
 static pl_status parse_arc(parser *ps)
 {
     pl_status st;
-    int32_t t, h;
-    int64_t lo, cap, cost;
+    int32_t t = 0, h = 0;
+    int64_t lo = 0, cap = 0, cost = 0;
     if ((st = need_problem(ps, "a")) || (st = expect_fields(ps, 6, "a TAIL HEAD LOW CAP COST")) ||
         (st = node_id(ps, 1, "tail", &t)) || (st = node_id(ps, 2, "head", &h)) ||
         (st = number(ps, 3, "LOW", &lo)) || (st = number(ps, 4, "CAP", &cap)) ||

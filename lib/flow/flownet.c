@@ -146,7 +146,8 @@ pl_status pl_flownet_add_nodes(pl_flownet *net, int32_t count, int32_t *first_id
     pl_status st = grow_nodes(net, (int64_t)net->n + count);
     if (st)
         return st;
-    memset(net->supply + net->n, 0, (size_t)count * sizeof *net->supply);
+    if (count) /* supply may still be NULL */
+        memset(net->supply + net->n, 0, (size_t)count * sizeof *net->supply);
     if (first_id)
         *first_id = net->n;
     net->n += count;
@@ -157,7 +158,7 @@ pl_status pl_flownet_add_nodes(pl_flownet *net, int32_t count, int32_t *first_id
 
 pl_status pl_flownet_add_node(pl_flownet *net, const char *name, int64_t supply, int32_t *id)
 {
-    int32_t v;
+    int32_t v = 0;
     pl_status st = pl_flownet_add_nodes(net, 1, &v);
     if (st)
         return st;

@@ -69,7 +69,8 @@ static pl_status shift_lower_bounds(pl_flownet *net, int64_t *finite_total, int3
 {
     int64_t total = 0;
     int32_t k = 0;
-    memcpy(net->nsupply, net->supply, (size_t)net->n * sizeof *net->supply);
+    if (net->n) /* supply is NULL for an empty network */
+        memcpy(net->nsupply, net->supply, (size_t)net->n * sizeof *net->supply);
     for (int32_t a = 0; a < net->m; a++) {
         int64_t lo = net->lower[a];
         int64_t *bt = &net->nsupply[net->tail[a]], *bh = &net->nsupply[net->head[a]];
