@@ -25,7 +25,7 @@ def meson_counts(path):
             if not line.strip():
                 continue
             t = json.loads(line)
-            out = (t.get("stdo") or "") + (t.get("stde") or "")
+            out = (t.get("stdout") or "") + (t.get("stderr") or "")
             p = sum(int(x) for x in PASSED.findall(out))
             q = sum(int(x) for x in FAILED.findall(out))
             if t.get("result") != "OK" and q == 0:

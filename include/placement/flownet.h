@@ -36,8 +36,8 @@ typedef struct pl_flownet pl_flownet;
 /** Upper bound of an arc with unlimited capacity. */
 #define PL_CAP_INF INT64_MAX
 
-/** Largest number of nodes or arcs a network may hold (2^30). */
-#define PL_FLOWNET_MAX_SIZE (1 << 30)
+/** Largest number of nodes or arcs a network may hold (2^30 - 1, so that the 2m residual arcs fit in int32_t). */
+#define PL_FLOWNET_MAX_SIZE ((1 << 30) - 1)
 
 /** Description of one arc, filled by pl_flownet_get_arc(). */
 typedef struct pl_arc_info {

@@ -273,6 +273,29 @@ static void test_several_sources_and_sinks(void **state)
     pl_flownet_free(net);
 }
 
+/* An infinite arc with negative cost but no negative cycle: the solver first
+ * saturates it at the normaliser's finite stand-in for infinity and must
+ * route almost all of that back.
+ *   a0 0->1 inf cost -3,  a1 1->2 cap 4 cost 1,  a2 1->0 cap 5 cost 5.
+ * 2 units go 0-1-2 at -2 each (-4); the cycle 0-1-0 costs -3+5 = 2 > 0, so
+ * a2 stays empty. Optimum -4, flows 2 2 0. */
+static void test_negative_infinite_arc(void **state)
+{
+    (void)state;
+    pl_flownet *net = new_net(3);
+    supply(net, 0, 2);
+    supply(net, 2, -2);
+    arc(net, 0, 1, 0, PL_CAP_INF, -3);
+    arc(net, 1, 2, 0, 4, 1);
+    arc(net, 1, 0, 0, 5, 5);
+    int64_t cost = 0;
+    assert_pl_ok(pl_test_solve(net, "ssp", &cost));
+    assert_int_equal(cost, -4);
+    static const int64_t want[] = {2, 2, 0};
+    assert_flows(net, want, 3);
+    pl_flownet_free(net);
+}
+
 /* ---- error paths ------------------------------------------------------- */
 
 /* 5 units from 0 to 2 but the only route has a 3-unit arc. */
@@ -622,6 +645,7 @@ int main(void)
         cmocka_unit_test(test_loop_arcs),
         cmocka_unit_test(test_zero_capacity_arcs),
         cmocka_unit_test(test_several_sources_and_sinks),
+        cmocka_unit_test(test_negative_infinite_arc),
         cmocka_unit_test(test_infeasible),
         cmocka_unit_test(test_unbounded),
         cmocka_unit_test(test_max_iterations),

@@ -235,8 +235,8 @@ static pl_status cancel_all_cycles(cc_state *s)
     return PL_OK;
 }
 
-/* Supply that the feasible-flow phase could not route: every unit leaving
- * the set of supply nodes was routed, so count net flow out of that set. */
+/* Supply the feasible-flow phase did route: the net flow leaving the set of
+ * supply nodes (no node's own balance array needed). */
 static int64_t routed_supply(const pl_flow_problem *p, const int64_t *flow)
 {
     int64_t routed = 0;

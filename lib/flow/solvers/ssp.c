@@ -13,9 +13,11 @@
  * Settled nodes move their potential by d[v] - d_stop and the others keep
  * theirs (the textbook rule pi += min(d, d_stop) shifted by the constant
  * -d_stop, which changes no reduced cost), so a round touches only the nodes
- * its search visited. The total shift over a solve is the length of one
- * simple path, at most (n-1) * max|cost| <= 2^62, so potentials and
- * distances stay within int64_t under the normalised problem's guarantees.
+ * its search visited. Before the next search, further paths made only of
+ * zero-reduced-cost arcs (also shortest) are drained by depth-first search.
+ * The total shift over a solve is the length of one simple path, at most
+ * (n-1) * max|cost| <= 2^62, so potentials and distances stay within
+ * int64_t under the normalised problem's guarantees.
  */
 #include <stdlib.h>
 #include "../flownet_impl.h"
