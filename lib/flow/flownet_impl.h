@@ -60,8 +60,8 @@ PL_INTERNAL pl_status pl_residual_potentials(const pl_flow_problem *p, const int
 PL_INTERNAL pl_status pl_feasible_flow(const pl_flow_problem *p, int64_t *flow, int *feasible);
 
 /* Built-in solvers, one per file under solvers/. */
-extern const pl_solver_ops pl_solver_cycle_canceling;
-extern const pl_solver_ops pl_solver_ssp;
-extern const pl_solver_ops pl_solver_glpk;
+PL_INTERNAL extern const pl_solver_ops pl_solver_cycle_canceling;
+PL_INTERNAL extern const pl_solver_ops pl_solver_ssp;
+PL_INTERNAL extern const pl_solver_ops pl_solver_glpk;
 
 #endif
