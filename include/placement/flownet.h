@@ -8,8 +8,20 @@
  * and cost -> pl_flownet_free(). Any modification after a solve discards the
  * solution (queries then return ::PL_ESTATE) until the next solve.
  *
- * Node and arc ids are dense, 0-based, in creation order. All quantities are
- * int64_t; ::PL_CAP_INF marks an arc without upper bound.
+ * Incremental re-solve: the discarded solution is kept as a starting point.
+ * After a few changes (costs, bounds, supplies, added or removed arcs and
+ * nodes) the next pl_flownet_solve() with a solver that supports it
+ * (::PL_SOLVER_WARM_START: "ssp", "cost-scaling", "network-simplex") starts
+ * from the previous flow, potentials and solver state instead of from
+ * scratch, which is much faster for small changes. The answer is the same
+ * optimum either way; ::pl_solve_opts::cold_start turns it off.
+ *
+ * Node and arc ids are 0-based, in creation order, except that the id of a
+ * removed node or arc is reused by a later addition (like file
+ * descriptors: the most recently freed first). Ids below
+ * pl_flownet_node_count() / pl_flownet_arc_count() may thus name removed
+ * items; pl_flownet_node_removed() / pl_flownet_arc_removed() tell. All
+ * quantities are int64_t; ::PL_CAP_INF marks an arc without upper bound.
  *
  * Thread-safety: a network must not be used from two threads at once without
  * external locking; distinct networks are fully independent.
@@ -111,13 +123,36 @@ pl_status pl_flownet_set_arc_cost(pl_flownet *net, int32_t arc, int64_t cost);
  */
 pl_status pl_flownet_set_arc_bounds(pl_flownet *net, int32_t arc, int64_t lower, int64_t upper);
 
+/**
+ * \brief Remove an arc. Its id becomes free for reuse by a later
+ *        pl_flownet_add_arc(); until then it carries no flow and queries on
+ *        it report it removed.
+ * \return ::PL_OK; ::PL_EINVAL (bad or already removed id).
+ */
+pl_status pl_flownet_remove_arc(pl_flownet *net, int32_t arc);
+
+/**
+ * \brief Remove a node and every arc incident to it. Its id becomes free for
+ *        reuse by a later pl_flownet_add_node().
+ * \note Finding the incident arcs takes O(degree) when the network was solved
+ *       or had arcs removed since its last structural addition, O(arcs) otherwise.
+ * \return ::PL_OK; ::PL_EINVAL (bad or already removed id); ::PL_ENOMEM.
+ */
+pl_status pl_flownet_remove_node(pl_flownet *net, int32_t node);
+
 /* ---- queries -------------------------------------------------------------- */
 
-/** \brief Number of nodes (0 for NULL). */
+/** \brief Size of the node id space: every node id is below it (0 for NULL). Includes removed ids. */
 int32_t pl_flownet_node_count(const pl_flownet *net);
 
-/** \brief Number of arcs (0 for NULL). */
+/** \brief Size of the arc id space: every arc id is below it (0 for NULL). Includes removed ids. */
 int32_t pl_flownet_arc_count(const pl_flownet *net);
+
+/** \brief Non-zero if \p node is a removed (free) id; 0 for live or out-of-range ids. */
+int pl_flownet_node_removed(const pl_flownet *net, int32_t node);
+
+/** \brief Non-zero if \p arc is a removed (free) id; 0 for live or out-of-range ids. */
+int pl_flownet_arc_removed(const pl_flownet *net, int32_t arc);
 
 /** \brief Copy arc \p arc's description into \p info. \return ::PL_OK or ::PL_EINVAL. */
 pl_status pl_flownet_get_arc(const pl_flownet *net, int32_t arc, pl_arc_info *info);

@@ -66,6 +66,22 @@ typedef struct pl_flow_problem {
     const int32_t *out_arcs;  /**< [2m] residual arc ids, grouped by the node they leave. */
     const uint8_t *is_inf;    /**< [m] 1 where the user's capacity was ::PL_CAP_INF (cap holds cap_inf). */
     int64_t cap_inf;          /**< Capacity given to arcs of infinite capacity: more than any optimal flow needs. */
+    /**
+     * Non-zero when the solution arrays handed to the solver are pre-filled
+     * with the previous solve's answer (a warm start, see ::PL_SOLVER_WARM_START):
+     * flow within 0..cap (clipped to the current bounds, 0 on new or removed
+     * arcs) but not necessarily meeting the current supplies, and potentials
+     * that need not certify it any more (costs may have changed; 0 on new
+     * nodes). Zero: both arrays are zero-filled.
+     */
+    int warm;
+    /**
+     * Counter that changes whenever nodes or arcs are added, removed or have
+     * their endpoints changed; equal values mean the same graph (same tail,
+     * head and ids), only bounds, costs or supplies may differ. Lets a
+     * solver decide whether its saved state (::pl_flow_solution::state) still fits.
+     */
+    uint64_t structure_version;
 } pl_flow_problem;
 
 /** Tail node of residual arc \p r of problem \p p. */
@@ -105,6 +121,15 @@ typedef struct pl_flow_solution {
     int64_t *flow;       /**< [m] flow of each arc of the normalised problem. */
     int64_t *potential;  /**< [n] node potentials (dual values). */
     int64_t iterations;  /**< Solver-defined count (augmentations, cycles cancelled, pivots). */
+    /**
+     * Per-network slot for the solver's own state between solves (e.g. a
+     * spanning-tree basis), or NULL when the caller allows none. The solver
+     * may store a pointer here; the network releases it with the solver's
+     * free_state when it is freed, when another solver runs on it, or on a
+     * cold start. Only solvers with a free_state function may use it.
+     */
+    void **state;
+    int64_t memory_bytes; /**< Solver's peak working set in bytes (0 if not reported). */
 } pl_flow_solution;
 
 /**
@@ -117,7 +142,10 @@ typedef struct pl_solve_opts {
     const struct pl_solver_ops *ops; /**< If non-NULL, this solver is used and \c solver is ignored. */
     int verify;                  /**< Non-zero: run pl_flow_verify() after solving; failure gives ::PL_EVERIFY. */
     int64_t max_iterations;      /**< Solver iteration limit, 0 = none; reaching it gives ::PL_ELIMIT. */
-    void *reserved[8];           /**< Zero; room for future options. */
+    int cold_start;              /**< Non-zero: ignore the previous solution and solver state (no warm start). */
+    int scaling_factor;          /**< cost-scaling: epsilon is divided by this each phase; 0 = default (16). */
+    int pivot_block;             /**< network-simplex: arcs scanned per pivot search block; 0 = default (~sqrt(m)). */
+    void *reserved[6];           /**< Zero; room for future options. */
 } pl_solve_opts;
 
 /** \brief Fill \p opts with the defaults (all zero/NULL: default solver, no verification, no limit). */
@@ -131,6 +159,8 @@ typedef struct pl_solve_stats {
     int64_t iterations;      /**< Solver-defined iteration count. */
     double setup_seconds;    /**< Wall time spent normalising and checking the network. */
     double solve_seconds;    /**< Wall time spent inside the solver. */
+    int warm;                /**< Non-zero if the solve started from the previous solution. */
+    int64_t memory_bytes;    /**< Solver's working set in bytes, as it reports it (0 = not reported). */
 } pl_solve_stats;
 
 /**
@@ -150,7 +180,16 @@ typedef struct pl_solver_ops {
     const char *description;  /**< One line for `placement solvers`. */
     pl_status (*solve)(const pl_flow_problem *p, const pl_solve_opts *opts,
                        pl_flow_solution *out);
+    unsigned flags;           /**< ::PL_SOLVER_WARM_START and friends; 0 for none. */
+    /** Releases what the solver stored in pl_flow_solution::state; NULL if it stores nothing. */
+    void (*free_state)(void *state);
 } pl_solver_ops;
+
+/**
+ * Solver flag: the solver can start from a previous solution. Only then does
+ * pl_flownet_solve() pre-fill the solution arrays with it (::pl_flow_problem::warm).
+ */
+#define PL_SOLVER_WARM_START 1u
 
 /**
  * \brief Set the calling thread's error message (printf-style) and return

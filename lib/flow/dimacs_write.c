@@ -16,7 +16,8 @@ pl_status pl_flownet_write_dimacs(const pl_flownet *net, FILE *f)
     if (!net || !f)
         return pl_err(PL_EINVAL, "pl_flownet_write_dimacs: NULL argument");
     int b = net->id_base;
-    fprintf(f, "p min %d %d\n", net->n, net->m);
+    /* Removed nodes stay as isolated ids (numbering is kept); removed arcs are left out. */
+    fprintf(f, "p min %d %d\n", net->n, net->m - (int32_t)net->n_free_arcs);
     for (int32_t v = 0; v < net->n; v++) {
         const char *name = pl_flownet_node_name(net, v);
         if (name)
@@ -26,7 +27,8 @@ pl_status pl_flownet_write_dimacs(const pl_flownet *net, FILE *f)
             fprintf(f, "n %d %" PRId64 "\n", v + b, net->supply[v]);
     }
     for (int32_t a = 0; a < net->m; a++)
-        fprintf(f, "a %d %d %" PRId64 " %" PRId64 " %" PRId64 "\n", net->tail[a] + b,
+        if (!net->arc_dead[a])
+            fprintf(f, "a %d %d %" PRId64 " %" PRId64 " %" PRId64 "\n", net->tail[a] + b,
                 net->head[a] + b, net->lower[a], net->upper[a], net->cost[a]);
     if (fflush(f) != 0 || ferror(f))
         return io_error("pl_flownet_write_dimacs");

@@ -47,7 +47,20 @@ void pl_flownet_free(pl_flownet *net)
     free_normalised(net);
     free(net->flow);
     free(net->pot);
+    free(net->node_dead);
+    free(net->arc_dead);
+    free(net->free_nodes);
+    free(net->free_arcs);
+    pl_flownet_drop_state(net);
     free(net);
+}
+
+void pl_flownet_drop_state(pl_flownet *net)
+{
+    if (net->solver_state && net->state_ops && net->state_ops->free_state)
+        net->state_ops->free_state(net->solver_state);
+    net->solver_state = NULL;
+    net->state_ops = NULL;
 }
 
 void pl_flownet_invalidate(pl_flownet *net)
@@ -65,6 +78,11 @@ static pl_status grow_nodes(pl_flownet *net, int64_t need)
     pl_status st = pl_grow((void **)&net->supply, &cap, need, sizeof *net->supply);
     if (st)
         return st;
+    uint8_t *dead = pl_realloc_array(net->node_dead, (size_t)cap, 1);
+    if (!dead)
+        return PL_ENOMEM;
+    memset(dead + net->node_cap, 0, (size_t)(cap - net->node_cap));
+    net->node_dead = dead;
     if (net->name) {
         char **names = pl_realloc_array(net->name, (size_t)cap, sizeof *names);
         if (!names)
@@ -93,6 +111,11 @@ static pl_status grow_arcs(pl_flownet *net, int64_t need)
         if (pl_grow(arrays[i], &c, need, sizeof(int64_t)))
             return PL_ENOMEM;
     }
+    uint8_t *dead = pl_realloc_array(net->arc_dead, (size_t)c, 1);
+    if (!dead)
+        return PL_ENOMEM;
+    memset(dead + cap, 0, (size_t)(c - cap));
+    net->arc_dead = dead;
     net->arc_cap = c;
     return PL_OK;
 }
@@ -114,6 +137,8 @@ static pl_status check_node(const pl_flownet *net, int32_t v, const char *fn)
         return pl_err(PL_EINVAL, "%s: net is NULL", fn);
     if (v < 0 || v >= net->n)
         return pl_err(PL_EINVAL, "%s: node %d out of range 0..%d", fn, v, net->n - 1);
+    if (net->node_dead[v])
+        return pl_err(PL_EINVAL, "%s: node %d was removed", fn, v);
     return PL_OK;
 }
 
@@ -123,6 +148,8 @@ static pl_status check_arc(const pl_flownet *net, int32_t a, const char *fn)
         return pl_err(PL_EINVAL, "%s: net is NULL", fn);
     if (a < 0 || a >= net->m)
         return pl_err(PL_EINVAL, "%s: arc %d out of range 0..%d", fn, a, net->m - 1);
+    if (net->arc_dead[a])
+        return pl_err(PL_EINVAL, "%s: arc %d was removed", fn, a);
     return PL_OK;
 }
 
@@ -152,21 +179,64 @@ pl_status pl_flownet_add_nodes(pl_flownet *net, int32_t count, int32_t *first_id
         *first_id = net->n;
     net->n += count;
     net->csr_valid = 0;
+    net->structure_version++;
     pl_flownet_invalidate(net);
     return PL_OK;
 }
 
-pl_status pl_flownet_add_node(pl_flownet *net, const char *name, int64_t supply, int32_t *id)
+/* Take a free id off a reuse stack, or -1. */
+static int32_t pop_free(int32_t *stack, int64_t *count)
 {
-    int32_t v = 0;
-    pl_status st = pl_flownet_add_nodes(net, 1, &v);
+    return *count > 0 ? stack[--*count] : -1;
+}
+
+static pl_status push_free(int32_t **stack, int64_t *count, int64_t *cap, int32_t id)
+{
+    pl_status st = pl_grow((void **)stack, cap, *count + 1, sizeof **stack);
     if (st)
         return st;
-    net->supply[v] = supply;
-    if (name && (st = pl_flownet_set_node_name(net, v, name)) != PL_OK) {
-        net->n--; /* undo: the call has no effect on failure */
+    (*stack)[(*count)++] = id;
+    return PL_OK;
+}
+
+/* Bring a removed node back as a fresh one: no name, zero supply, and a
+ * zero warm-start potential. */
+static int32_t revive_node(pl_flownet *net)
+{
+    int32_t v = pop_free(net->free_nodes, &net->n_free_nodes);
+    if (v < 0)
+        return -1;
+    net->node_dead[v] = 0;
+    net->supply[v] = 0;
+    if (v < net->warm_n)
+        net->pot[v] = 0;
+    net->csr_valid = 0;
+    net->structure_version++;
+    pl_flownet_invalidate(net);
+    return v;
+}
+
+pl_status pl_flownet_add_node(pl_flownet *net, const char *name, int64_t supply, int32_t *id)
+{
+    if (!net)
+        return pl_err(PL_EINVAL, "pl_flownet_add_node: net is NULL");
+    /* Everything that can fail happens before an id is taken. */
+    char *copy = NULL;
+    if (name) {
+        if (!net->name && !(net->name = pl_alloc((size_t)net->node_cap, sizeof *net->name)))
+            return PL_ENOMEM;
+        if (!(copy = pl_strdup(name)))
+            return PL_ENOMEM;
+    }
+    int32_t v = revive_node(net);
+    pl_status st;
+    if (v < 0 && (st = pl_flownet_add_nodes(net, 1, &v)) != PL_OK) {
+        free(copy);
         return st;
     }
+    net->supply[v] = supply;
+    if (copy)
+        net->name[v] = copy;
     if (id)
         *id = v;
     return PL_OK;
@@ -180,22 +250,92 @@ pl_status pl_flownet_add_arc(pl_flownet *net, int32_t tail, int32_t head,
     if ((st = check_node(net, tail, fn)) || (st = check_node(net, head, fn)) ||
         (st = check_bounds(lower, upper, fn)))
         return st;
-    if (net->m >= PL_FLOWNET_MAX_SIZE)
-        return pl_err(PL_EINVAL, "%s: network already has the maximum of %d arcs", fn,
-                      PL_FLOWNET_MAX_SIZE);
-    if ((st = grow_arcs(net, (int64_t)net->m + 1)))
-        return st;
-    int32_t a = net->m++;
+    int32_t a = pop_free(net->free_arcs, &net->n_free_arcs);
+    if (a >= 0) {
+        net->arc_dead[a] = 0;
+        if (a < net->warm_m)
+            net->flow[a] = 0; /* the reused id starts empty */
+    } else {
+        if (net->m >= PL_FLOWNET_MAX_SIZE)
+            return pl_err(PL_EINVAL, "%s: network already has the maximum of %d arcs", fn,
+                          PL_FLOWNET_MAX_SIZE);
+        if ((st = grow_arcs(net, (int64_t)net->m + 1)))
+            return st;
+        a = net->m++;
+    }
     net->tail[a] = tail;
     net->head[a] = head;
     net->lower[a] = lower;
     net->upper[a] = upper;
     net->cost[a] = cost;
     net->csr_valid = 0;
+    net->structure_version++;
     pl_flownet_invalidate(net);
     if (id)
         *id = a;
     return PL_OK;
+}
+
+/* A removed arc stays in the arrays (and the CSR) as an inert [0, 0] arc
+ * until its id is reused, so removal needs no rebuild. */
+static pl_status kill_arc(pl_flownet *net, int32_t a)
+{
+    pl_status st = push_free(&net->free_arcs, &net->n_free_arcs, &net->free_arcs_cap, a);
+    if (st)
+        return st;
+    net->arc_dead[a] = 1;
+    net->lower[a] = net->upper[a] = net->cost[a] = 0;
+    if (a < net->warm_m)
+        net->flow[a] = 0;
+    net->structure_version++;
+    pl_flownet_invalidate(net);
+    return PL_OK;
+}
+
+pl_status pl_flownet_remove_arc(pl_flownet *net, int32_t arc)
+{
+    pl_status st = check_arc(net, arc, "pl_flownet_remove_arc");
+    return st ? st : kill_arc(net, arc);
+}
+
+pl_status pl_flownet_remove_node(pl_flownet *net, int32_t node)
+{
+    pl_status st;
+    if ((st = check_node(net, node, "pl_flownet_remove_node")) || (st = pl_flownet_build_csr(net)))
+        return st;
+    /* Reserve the free-list slots first so that nothing fails half-way. */
+    int64_t degree = net->out_first[node + 1] - net->out_first[node];
+    if ((st = pl_grow((void **)&net->free_arcs, &net->free_arcs_cap, net->n_free_arcs + degree,
+                      sizeof *net->free_arcs)) ||
+        (st = pl_grow((void **)&net->free_nodes, &net->free_nodes_cap, net->n_free_nodes + 1,
+                      sizeof *net->free_nodes)))
+        return st;
+    for (int32_t i = net->out_first[node]; i < net->out_first[node + 1]; i++) {
+        int32_t a = net->out_arcs[i] >> 1;
+        if (!net->arc_dead[a])
+            kill_arc(net, a);
+    }
+    free(net->name ? net->name[node] : NULL);
+    if (net->name)
+        net->name[node] = NULL;
+    net->supply[node] = 0;
+    net->node_dead[node] = 1;
+    if (node < net->warm_n)
+        net->pot[node] = 0;
+    push_free(&net->free_nodes, &net->n_free_nodes, &net->free_nodes_cap, node);
+    net->structure_version++;
+    pl_flownet_invalidate(net);
+    return PL_OK;
+}
+
+int pl_flownet_node_removed(const pl_flownet *net, int32_t node)
+{
+    return net && node >= 0 && node < net->n && net->node_dead[node];
+}
+
+int pl_flownet_arc_removed(const pl_flownet *net, int32_t arc)
+{
+    return net && arc >= 0 && arc < net->m && net->arc_dead[arc];
 }
 
 pl_status pl_flownet_set_supply(pl_flownet *net, int32_t node, int64_t supply)
@@ -409,7 +549,9 @@ pl_status pl_flownet_alloc_solution(pl_flownet *net)
 pl_status pl_flownet_commit_solution(pl_flownet *net)
 {
     pl_status st = total_cost(net, net->flow, &net->total_cost);
-    net->has_solution = (st == PL_OK);
+    net->has_solution = net->warm_valid = (st == PL_OK);
+    net->warm_n = net->n;
+    net->warm_m = net->m;
     return st;
 }
 
@@ -418,6 +560,7 @@ pl_status pl_flownet_set_solution(pl_flownet *net, const int64_t *flow, const in
     if (!net || !flow)
         return pl_err(PL_EINVAL, "pl_flownet_set_solution: NULL %s", net ? "flow" : "net");
     pl_flownet_invalidate(net);
+    net->warm_valid = 0;
     pl_status st = pl_flownet_alloc_solution(net);
     if (st)
         return st;

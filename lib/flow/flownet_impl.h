@@ -19,17 +19,36 @@ struct pl_flownet {
     int64_t *lower, *upper, *cost;
     int id_base;                 /* base used when writing DIMACS */
 
+    /* Removed ids: flagged, and stacked for reuse by the next addition. */
+    uint8_t *node_dead, *arc_dead;   /* [node_cap], [arc_cap] */
+    int32_t *free_nodes, *free_arcs;
+    int64_t n_free_nodes, n_free_arcs, free_nodes_cap, free_arcs_cap;
+    uint64_t structure_version;      /* bumped by every structural change */
+
     /* Normalised problem, rebuilt by pl_flownet_solve() when stale. */
     int csr_valid;               /* out_first/out_arcs match the arcs */
     int32_t *out_first, *out_arcs;
     int64_t *ncap, *nsupply;
     uint8_t *is_inf;
 
-    /* Held solution. */
+    /* Held solution. After a change it is no longer "held" (has_solution
+     * = 0) but stays in flow/pot as the next solve's warm start. */
     int has_solution;
     int64_t *flow, *pot;         /* [m], [n] */
     int64_t total_cost;
+    int warm_valid;              /* flow/pot hold the last solution's values */
+    int32_t warm_n, warm_m;      /* sizes at that solution: later ids start from 0 */
+
+    /* The last solver's own state (e.g. a simplex basis) and its owner. */
+    void *solver_state;
+    const pl_solver_ops *state_ops;
 };
+
+/* Release the solver state held by net, if any. */
+PL_INTERNAL void pl_flownet_drop_state(pl_flownet *net);
+
+/* Build the CSR residual view (out_first/out_arcs) if it is stale. */
+PL_INTERNAL pl_status pl_flownet_build_csr(pl_flownet *net);
 
 /* Drop the held solution (every mutation calls this). */
 PL_INTERNAL void pl_flownet_invalidate(pl_flownet *net);
@@ -63,5 +82,7 @@ PL_INTERNAL pl_status pl_feasible_flow(const pl_flow_problem *p, int64_t *flow, 
 PL_INTERNAL extern const pl_solver_ops pl_solver_cycle_canceling;
 PL_INTERNAL extern const pl_solver_ops pl_solver_ssp;
 PL_INTERNAL extern const pl_solver_ops pl_solver_glpk;
+PL_INTERNAL extern const pl_solver_ops pl_solver_cost_scaling;
+PL_INTERNAL extern const pl_solver_ops pl_solver_network_simplex;
 
 #endif

@@ -7,8 +7,10 @@
 
 #define PL_COST_LIMIT ((int64_t)1 << 60)
 
-static pl_status build_csr(pl_flownet *net)
+pl_status pl_flownet_build_csr(pl_flownet *net)
 {
+    if (net->csr_valid)
+        return PL_OK;
     int32_t n = net->n, m = net->m;
     int32_t *first = pl_realloc_array(net->out_first, (size_t)n + 1, sizeof *first);
     if (!first)
@@ -125,7 +127,7 @@ static pl_status check_costs(const pl_flownet *net)
 pl_status pl_flownet_normalise(pl_flownet *net, pl_flow_problem *p)
 {
     pl_status st;
-    if (!net->csr_valid && (st = build_csr(net)))
+    if ((st = pl_flownet_build_csr(net)))
         return st;
     if ((st = alloc_values(net)))
         return st;

@@ -111,6 +111,31 @@ static pl_status check_solver_flow(const pl_flow_problem *p, const int64_t *flow
     return PL_OK;
 }
 
+/* Fill the solution arrays with the solver's starting point: the previous
+ * solution mapped onto the current bounds (warm), or zeros (cold). Ids added
+ * since that solution start at zero flow and potential. */
+static int prepare_start(pl_flownet *net, const pl_flow_problem *p, const pl_solver_ops *ops,
+                         const pl_solve_opts *opts)
+{
+    int warm = net->warm_valid && !opts->cold_start && (ops->flags & PL_SOLVER_WARM_START);
+    net->warm_valid = 0; /* the arrays are about to be overwritten */
+    if (!warm) {
+        memset(net->flow, 0, (size_t)net->m * sizeof *net->flow);
+        memset(net->pot, 0, (size_t)net->n * sizeof *net->pot);
+        return 0;
+    }
+    for (int32_t a = 0; a < net->m; a++) {
+        int64_t f = a < net->warm_m ? net->flow[a] : 0, x;
+        /* Clip the previous flow into the current [lower, upper], shifted to [0, cap]. */
+        if (pl_sub_ovf(f, net->lower[a], &x) || x < 0)
+            x = 0;
+        net->flow[a] = x > p->cap[a] ? p->cap[a] : x;
+    }
+    for (int32_t v = net->warm_n; v < net->n; v++)
+        net->pot[v] = 0;
+    return 1;
+}
+
 static pl_status run(pl_flownet *net, const pl_solver_ops *ops, const pl_solve_opts *opts,
                      pl_solve_stats *stats)
 {
@@ -120,18 +145,27 @@ static pl_status run(pl_flownet *net, const pl_solver_ops *ops, const pl_solve_o
     if ((st = pl_flownet_normalise(net, &p)) || (st = check_unbounded(&p)) ||
         (st = pl_flownet_alloc_solution(net)))
         return st;
-    memset(net->flow, 0, (size_t)net->m * sizeof *net->flow);
-    memset(net->pot, 0, (size_t)net->n * sizeof *net->pot);
-    pl_flow_solution sol = {.flow = net->flow, .potential = net->pot, .iterations = 0};
+    if (opts->cold_start || net->state_ops != ops)
+        pl_flownet_drop_state(net);
+    p.warm = stats->warm = prepare_start(net, &p, ops, opts);
+    p.structure_version = net->structure_version;
+    pl_flow_solution sol = {.flow = net->flow, .potential = net->pot,
+                            .state = ops->free_state ? &net->solver_state : NULL};
 
     double t1 = pl_now();
     st = ops->solve(&p, opts, &sol);
     double t2 = pl_now();
     stats->iterations = sol.iterations;
+    stats->memory_bytes = sol.memory_bytes;
     stats->setup_seconds = t1 - t0;
     stats->solve_seconds = t2 - t1;
-    if (st)
+    if (net->solver_state)
+        net->state_ops = ops;
+    if (st) {
+        /* A failed solve may leave its state half-updated: start afresh next time. */
+        pl_flownet_drop_state(net);
         return st;
+    }
     if ((st = check_solver_flow(&p, net->flow, ops->name)) ||
         (st = repair_inf_potentials(&p, net->flow, net->pot)))
         return st;

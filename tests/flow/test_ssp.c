@@ -448,8 +448,10 @@ static void direct_build(direct_problem *d, int32_t n, int32_t m, const int32_t 
         d->arcs[pos[tail[a]]++] = 2 * a;
         d->arcs[pos[head[a]]++] = 2 * a + 1;
     }
-    d->p = (pl_flow_problem){n, m, tail, head, cap, cost, sup, d->first, d->arcs, d->inf, 0};
-    d->out = (pl_flow_solution){d->flow, d->pot, -1};
+    d->p = (pl_flow_problem){.n = n, .m = m, .tail = tail, .head = head, .cap = cap, .cost = cost,
+                             .supply = sup, .out_first = d->first, .out_arcs = d->arcs,
+                             .is_inf = d->inf, .cap_inf = 0};
+    d->out = (pl_flow_solution){.flow = d->flow, .potential = d->pot, .iterations = -1};
 }
 
 /* The solver's own certificate: every residual arc with capacity left has

@@ -298,7 +298,7 @@ static pl_status solve(const pl_flow_problem *p, const pl_solve_opts *opts,
 }
 
 const pl_solver_ops pl_solver_cycle_canceling = {
-    "cycle-canceling",
-    "cycle canceling: Dinic feasible flow, then cancel negative residual cycles (SPFA)",
-    solve,
+    .name = "cycle-canceling",
+    .description = "cycle canceling: Dinic feasible flow, then cancel negative residual cycles (SPFA)",
+    .solve = solve,
 };

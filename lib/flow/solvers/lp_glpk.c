@@ -75,7 +75,7 @@ static pl_status solve(const pl_flow_problem *p, const pl_solve_opts *opts,
 }
 
 const pl_solver_ops pl_solver_glpk = {
-    "glpk",
-    "GLPK primal simplex on the LP relaxation (exact: network matrices are totally unimodular)",
-    solve,
+    .name = "glpk",
+    .description = "GLPK primal simplex on the LP relaxation (exact: network matrices are totally unimodular)",
+    .solve = solve,
 };

@@ -4,6 +4,9 @@
  * cost cost(r) + pi[tail(r)] - pi[head(r)] >= 0, which is the library's
  * potential convention, so pi is handed back as the dual certificate as is.
  *
+ * Warm start (p->warm): the previous flow and potentials are kept and the
+ * invariant restored by saturating or emptying the arcs that violate it.
+ *
  * Negative costs: saturating every negative-cost arc at the start leaves
  * only residual arcs of non-negative cost, so pi = 0 satisfies the invariant
  * from the outset; the excesses this creates are routed like supplies.
@@ -178,6 +181,27 @@ static void saturate_negative_arcs(ssp_work *w)
         w->flow[a] = p->cap[a];
         w->excess[p->tail[a]] -= p->cap[a];
         w->excess[p->head[a]] += p->cap[a];
+    }
+}
+
+/* Warm start: keep the previous flow and potentials, and restore the
+ * invariant by saturating every arc whose reduced cost became negative and
+ * emptying every arc whose reduced cost became positive; the excesses this
+ * leaves (plus those of changed supplies) are routed like supplies. After a
+ * small change only a few units move, hence few Dijkstra rounds. */
+static void repair_warm_start(ssp_work *w)
+{
+    const pl_flow_problem *p = w->p;
+    for (int32_t v = 0; v < p->n; v++)
+        w->excess[v] = p->supply[v];
+    for (int32_t a = 0; a < p->m; a++) {
+        int64_t rc = p->cost[a] + w->pi[p->tail[a]] - w->pi[p->head[a]];
+        if (rc < 0)
+            w->flow[a] = p->cap[a];
+        else if (rc > 0)
+            w->flow[a] = 0;
+        w->excess[p->tail[a]] -= w->flow[a];
+        w->excess[p->head[a]] += w->flow[a];
     }
 }
 
@@ -451,7 +475,10 @@ static void shift_potentials(ssp_work *w)
 
 static pl_status run(ssp_work *w)
 {
-    saturate_negative_arcs(w);
+    if (w->p->warm)
+        repair_warm_start(w);
+    else
+        saturate_negative_arcs(w);
     collect_sources(w);
     while (w->remaining > 0) {
         pl_status st;
@@ -485,7 +512,8 @@ static pl_status solve(const pl_flow_problem *p, const pl_solve_opts *opts, pl_f
 }
 
 const pl_solver_ops pl_solver_ssp = {
-    "ssp",
-    "successive shortest paths: multi-source Dijkstra on reduced costs with node potentials",
-    solve,
+    .name = "ssp",
+    .description = "successive shortest paths: multi-source Dijkstra on reduced costs with node potentials",
+    .solve = solve,
+    .flags = PL_SOLVER_WARM_START,
 };
