@@ -68,18 +68,6 @@
 #include <sys/mman.h>
 #endif
 #include "../flownet_impl.h"
-#ifdef CS_TRACE
-#include <stdio.h>
-#include <time.h>
-static double tr_now(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec+t.tv_nsec*1e-9;}
-static long tr_gu, tr_pr_ok, tr_pr_fail; static double tr_gu_time;
-static int knob(const char *name, int def){const char*e=getenv(name);return e?atoi(e):def;}
-#define TRACE(...) fprintf(stderr, __VA_ARGS__)
-#else
-#define TRACE(...) ((void)0)
-static int knob(const char *name, int def){(void)name;return def;}
-#endif
-
 #define CS_DEFAULT_ALPHA 16
 #define CS_PRICE_MIN (-((int64_t)1 << 62))
 #define CS_INF INT64_MAX
@@ -135,7 +123,6 @@ typedef struct cs_work {
     int64_t iters;       /* pushes + relabels */
     int64_t relabels, next_update, update_every;
     int64_t bytes;       /* allocated bytes */
-    int32_t path_max;
 } cs_work;
 
 /* ---- small helpers ----------------------------------------------------- */
@@ -265,8 +252,7 @@ static pl_status work_init(cs_work *w, const pl_flow_problem *p, const pl_solve_
     if (!w->first || !w->arc || !w->price || !w->excess || !w->cur || !w->queue || !w->queued ||
         !w->rank || !w->bnext || !w->bprev || !w->bucket || !w->ovf || !w->in_ovf)
         return PL_ENOMEM;
-    w->update_every = (int64_t)p->n * knob("CS_UPD", 10 * CS_UPDATE_FACTOR) / 10 + 1;
-    w->path_max = knob("CS_PATH", CS_PATH_MAX);
+    w->update_every = (int64_t)p->n * CS_UPDATE_FACTOR + 1;
     return PL_OK;
 }
 
@@ -390,21 +376,8 @@ static int slide_window(cs_work *w, int64_t *base)
  * every excess node is settled at some rank R; every node then drops by
  * min(rank, R) * eps, which keeps eps-optimality. An excess node that is
  * never reached cannot send its excess anywhere: the problem is infeasible. */
-#ifdef CS_TRACE
-static pl_status global_update_(cs_work *w);
-#endif
 static pl_status global_update(cs_work *w)
 {
-#ifdef CS_TRACE
-    tr_gu++;
-    double tg0 = tr_now();
-    pl_status st = global_update_(w);
-    tr_gu_time += tr_now() - tg0;
-    return st;
-}
-static pl_status global_update_(cs_work *w)
-{
-#endif
     const int32_t n = w->n;
     const int64_t eps = w->eps;
     int64_t total = 0;
@@ -546,9 +519,6 @@ static int price_refine(cs_work *w, int64_t eps2)
     }
     while (w->qlen > 0)
         dequeue(w);
-#ifdef CS_TRACE
-    if (ok) tr_pr_ok++; else tr_pr_fail++;
-#endif
     if (!ok)
         return 0;
     for (int32_t v = 0; v < n; v++)
@@ -602,7 +572,7 @@ static pl_status discharge(cs_work *w, int32_t u)
     pl_status st;
     while (w->excess[u] > 0) {
         int32_t tip = u, len = 0;
-        while (len < w->path_max && (tip == u || w->excess[tip] >= 0)) {
+        while (len < CS_PATH_MAX && (tip == u || w->excess[tip] >= 0)) {
             int64_t pt = w->price[tip], min_rc = CS_INF;
             int32_t i = w->cur[tip], e = w->first[tip + 1];
             for (; i < e; i++) {
@@ -667,12 +637,11 @@ static pl_status refine(cs_work *w, int64_t eps)
 {
     const int32_t n = w->n;
     w->eps = eps;
-    int64_t thr = knob("CS_SAT", 0) ? -eps : 0;
     for (int32_t u = 0; u < n; u++) {
         int64_t pu = w->price[u];
         for (int32_t i = w->first[u], e = w->first[u + 1]; i < e; i++) {
             cs_arc *x = &w->arc[i];
-            if (x->rcap > 0 && x->cost + pu - w->price[x->head] < thr) {
+            if (x->rcap > 0 && x->cost + pu - w->price[x->head] < 0) {
                 int64_t delta = x->rcap;
                 push_arc(x, &w->arc[CS_IDX(x->rev)], delta);
                 w->excess[u] -= delta;
@@ -785,13 +754,9 @@ static pl_status run(cs_work *w)
 {
     const pl_flow_problem *p = w->p;
     int64_t cmax = 0, eps;
-#ifdef CS_TRACE
-    double tb0 = tr_now();
-#endif
     pl_status st = build_arcs(w, &cmax);
     if (st != PL_OK)
         return st;
-    TRACE("build %.4fs\n", tr_now() - tb0);
     if (p->warm && warm_prices(w)) {
         eps = violation(w);
     } else {
@@ -803,35 +768,19 @@ static pl_status run(cs_work *w)
         excess = w->excess[v] != 0;
     /* Phases eps/alpha, eps/alpha^2, ..., 1; none when the start is already
      * a 1-optimal flow. */
-    TRACE("start eps %lld warm %d excess %d\n", (long long)eps, p->warm, excess);
-    if (p->warm && excess) {
-        int wm = knob("CS_WARM", 0);
-        if (wm == 1) eps = 1;
-        else if (wm == 2) eps = eps < w->k * w->alpha ? eps : w->k * w->alpha;
-    }
     while (eps > 1 || excess) {
         eps = eps > w->alpha ? eps / w->alpha : 1;
-#ifdef CS_TRACE
-        double t0 = tr_now(); int64_t r0 = w->relabels, i0 = w->iters; long g0 = tr_gu; double gt0 = tr_gu_time;
-#endif
         if (!excess && price_refine(w, eps)) {
-            TRACE("  eps %lld: price refined %.4fs\n", (long long)eps, tr_now() - t0);
             continue;
         }
         w->eps = eps;
         if ((st = refine(w, eps)) != PL_OK)
             return st;
-        TRACE("  eps %lld: refine %.4fs relabels %lld pushes %lld gu %ld (%.4fs)\n", (long long)eps, tr_now() - t0,
-              (long long)(w->relabels - r0), (long long)(w->iters - i0 - (w->relabels - r0)), tr_gu - g0, tr_gu_time - gt0);
         excess = 0;
     }
-#ifdef CS_TRACE
-    double te0 = tr_now();
-#endif
     if ((st = exact_potentials(w)) != PL_OK)
         return st;
     store_flow(w);
-    TRACE("finish %.4fs\n", tr_now() - te0);
     return PL_OK;
 }
 
