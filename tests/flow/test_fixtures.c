@@ -64,7 +64,7 @@ static int read_expected(fixture **out)
 
 int main(void)
 {
-    static const char *solvers[] = {"ssp", "cycle-canceling", "glpk"};
+    static const char *solvers[] = {"ssp", "network-simplex", "cost-scaling", "cycle-canceling", "glpk"};
     const int n_solvers = (int)(sizeof solvers / sizeof solvers[0]);
     fixture *files;
     int n_files = read_expected(&files);

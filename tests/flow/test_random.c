@@ -106,6 +106,10 @@ static void test_cc_mixed(void **s) { (void)s; run_mixed("cycle-canceling"); }
 static void test_cc_dense(void **s) { (void)s; run_dense("cycle-canceling"); }
 static void test_glpk_mixed(void **s) { (void)s; run_mixed("glpk"); }
 static void test_glpk_dense(void **s) { (void)s; run_dense("glpk"); }
+static void test_ns_mixed(void **s) { (void)s; run_mixed("network-simplex"); }
+static void test_ns_dense(void **s) { (void)s; run_dense("network-simplex"); }
+static void test_cs_mixed(void **s) { (void)s; run_mixed("cost-scaling"); }
+static void test_cs_dense(void **s) { (void)s; run_dense("cost-scaling"); }
 
 int main(void)
 {
@@ -113,6 +117,8 @@ int main(void)
         cmocka_unit_test(test_ssp_mixed),  cmocka_unit_test(test_ssp_dense),
         cmocka_unit_test(test_cc_mixed),   cmocka_unit_test(test_cc_dense),
         cmocka_unit_test(test_glpk_mixed), cmocka_unit_test(test_glpk_dense),
+        cmocka_unit_test(test_ns_mixed),   cmocka_unit_test(test_ns_dense),
+        cmocka_unit_test(test_cs_mixed),   cmocka_unit_test(test_cs_dense),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
