@@ -50,8 +50,8 @@ static void test_solve_default(void **s)
 static void test_solve_each_solver(void **s)
 {
     (void)s;
-    const char *solvers[] = {"ssp", "cycle-canceling", "glpk"};
-    for (int i = 0; i < 3; i++) {
+    const char *solvers[] = {"ssp", "network-simplex", "cost-scaling", "cycle-canceling", "glpk"};
+    for (int i = 0; i < 5; i++) {
         char args[256];
         snprintf(args, sizeof args, "solve -q --solver %s --verify --lp-check small_graph_neg_costs.in",
                  solvers[i]);
@@ -67,8 +67,8 @@ static void test_solve_all_table(void **s)
                          sizeof out), 0);
     assert_non_null(strstr(out, "solver"));
     /* One row per built-in solver, each with the optimal cost 547. */
-    const char *solvers[] = {"ssp ", "cycle-canceling ", "glpk "};
-    for (int i = 0; i < 3; i++) {
+    const char *solvers[] = {"ssp ", "network-simplex ", "cost-scaling ", "cycle-canceling ", "glpk "};
+    for (int i = 0; i < 5; i++) {
         const char *row = strstr(out, solvers[i]);
         assert_non_null(row);
         char line[256];
@@ -120,6 +120,28 @@ static void test_usage_errors(void **s)
     assert_non_null(strstr(out, "missing.in: cannot open"));
 }
 
+/* The solver knobs reach the solvers: the same optimum with any valid
+ * value, the solver's own error for a value it rejects, and a usage error
+ * for text that is not a number. */
+static void test_solver_knobs(void **s)
+{
+    (void)s;
+    assert_int_equal(run("solve --solver network-simplex --pivot-block 3 --verify graph_4m_2crs_10j.in",
+                         1, out, sizeof out), 0);
+    assert_non_null(strstr(out, "s 547\n"));
+    assert_non_null(strstr(out, "bytes/arc"));
+    assert_int_equal(run("solve -q --solver cost-scaling --scaling-factor 2 --verify graph_4m_2crs_10j.in",
+                         0, out, sizeof out), 0);
+    assert_string_equal(out, "s 547\n");
+    assert_int_equal(run("solve --solver cost-scaling --scaling-factor 1 graph_4m_2crs_10j.in", 1, out,
+                         sizeof out), 2);
+    assert_non_null(strstr(out, "scaling_factor 1 must be at least 2"));
+    assert_int_equal(run("solve --pivot-block ten graph_4m_2crs_10j.in", 1, out, sizeof out), 2);
+    assert_non_null(strstr(out, "--pivot-block wants an integer"));
+    assert_int_equal(run("solve --scaling-factor -4 graph_4m_2crs_10j.in", 1, out, sizeof out), 2);
+    assert_non_null(strstr(out, "--scaling-factor wants an integer"));
+}
+
 static void test_solvers_list(void **s)
 {
     (void)s;
@@ -127,6 +149,8 @@ static void test_solvers_list(void **s)
     assert_non_null(strstr(out, "ssp"));
     assert_non_null(strstr(out, "(default)"));
     assert_non_null(strstr(out, "cycle-canceling"));
+    assert_non_null(strstr(out, "network-simplex"));
+    assert_non_null(strstr(out, "cost-scaling"));
     assert_non_null(strstr(out, "glpk"));
     assert_int_equal(run("--help", 0, out, sizeof out), 0);
     assert_non_null(strstr(out, "solve"));
@@ -137,7 +161,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solve_default),    cmocka_unit_test(test_solve_each_solver),
         cmocka_unit_test(test_solve_all_table),  cmocka_unit_test(test_flows_and_stdin),
-        cmocka_unit_test(test_infeasible_exit),  cmocka_unit_test(test_unbounded_exit),
+        cmocka_unit_test(test_solver_knobs),     cmocka_unit_test(test_infeasible_exit),  cmocka_unit_test(test_unbounded_exit),
         cmocka_unit_test(test_parse_error_exit), cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_solvers_list),
     };

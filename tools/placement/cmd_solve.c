@@ -10,7 +10,8 @@
 static void solve_usage(FILE *f)
 {
     fprintf(f,
-            "usage: placement solve [--solver NAME|all] [--verify] [--lp-check] [--flows] FILE.min\n"
+            "usage: placement solve [--solver NAME|all] [--verify] [--lp-check] [--flows]\n"
+            "                       [--pivot-block N] [--scaling-factor N] FILE.min\n"
             "\n"
             "Solve a DIMACS min-cost-flow problem (FILE '-' reads standard input).\n"
             "Prints 's COST' (the DIMACS solution line); with --solver all, a table with\n"
@@ -22,6 +23,9 @@ static void solve_usage(FILE *f)
             "  -l, --lp-check     also solve the problem as an LP with GLPK and compare costs\n"
             "  -f, --flows        print 'f TAIL HEAD FLOW' for every arc with flow\n"
             "  -q, --quiet        do not print the solve time on standard error\n"
+            "      --pivot-block N     network-simplex: arcs per pivot search block\n"
+            "                          (default about sqrt(arcs))\n"
+            "      --scaling-factor N  cost-scaling: epsilon divisor per phase, >= 2 (default 16)\n"
             "\n"
             "Exit status: 0 solved, 1 infeasible/unbounded/check failed, 2 usage or input error.\n",
             PL_DEFAULT_SOLVER);
@@ -31,7 +35,21 @@ typedef struct solve_args {
     const char *solver;
     const char *file;
     int verify, lp_check, flows, quiet;
+    int pivot_block, scaling_factor;
 } solve_args;
+
+/* A non-negative int option value, or -1 with a message. */
+static int int_arg(const char *name, const char *text)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (*text == '\0' || *end != '\0' || v < 0 || v > 1000000000) {
+        fprintf(stderr, "placement solve: --%s wants an integer in 0..1000000000, got '%s'\n", name,
+                text);
+        return -1;
+    }
+    return (int)v;
+}
 
 static int parse_args(int argc, char **argv, solve_args *a)
 {
@@ -39,6 +57,8 @@ static int parse_args(int argc, char **argv, solve_args *a)
         {"solver", required_argument, NULL, 's'}, {"verify", no_argument, NULL, 'v'},
         {"lp-check", no_argument, NULL, 'l'},     {"flows", no_argument, NULL, 'f'},
         {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
+        {"pivot-block", required_argument, NULL, 'P'},
+        {"scaling-factor", required_argument, NULL, 'S'},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -51,6 +71,14 @@ static int parse_args(int argc, char **argv, solve_args *a)
         case 'f': a->flows = 1; break;
         case 'q': a->quiet = 1; break;
         case 'h': solve_usage(stdout); return 0;
+        case 'P':
+            if ((a->pivot_block = int_arg("pivot-block", optarg)) < 0)
+                return 2;
+            break;
+        case 'S':
+            if ((a->scaling_factor = int_arg("scaling-factor", optarg)) < 0)
+                return 2;
+            break;
         default: solve_usage(stderr); return 2;
         }
     }
@@ -97,6 +125,8 @@ static int solve_one(pl_flownet *net, const solve_args *a)
     pl_solve_opts_init(&o);
     o.solver = a->solver;
     o.verify = a->verify;
+    o.pivot_block = a->pivot_block;
+    o.scaling_factor = a->scaling_factor;
     pl_solve_stats stats;
     pl_status st = pl_flownet_solve(net, &o, &stats);
     if (st) {
@@ -115,9 +145,11 @@ static int solve_one(pl_flownet *net, const solve_args *a)
         printf("s %" PRId64 "\n", cost);
     }
     if (!a->quiet)
-        fprintf(stderr, "%s: %d nodes, %d arcs, %" PRId64 " iterations, %.6f s (setup %.6f s)%s%s\n",
+        fprintf(stderr, "%s: %d nodes, %d arcs, %" PRId64 " iterations, %.6f s (setup %.6f s), "
+                "%.1f bytes/arc%s%s\n",
                 stats.solver, stats.nodes, stats.arcs, stats.iterations, stats.solve_seconds,
-                stats.setup_seconds, a->verify ? ", certificate ok" : "",
+                stats.setup_seconds,
+                stats.arcs > 0 ? (double)stats.memory_bytes / stats.arcs : 0.0, a->verify ? ", certificate ok" : "",
                 a->lp_check && rc == 0 ? ", GLPK agrees" : "");
     return rc;
 }
@@ -135,6 +167,9 @@ static int solve_all(pl_flownet *net, const solve_args *a)
         pl_solve_opts_init(&o);
         o.ops = ops;
         o.verify = a->verify;
+        o.pivot_block = a->pivot_block;
+        o.scaling_factor = a->scaling_factor;
+        o.cold_start = 1; /* each solver from scratch, not from the previous one's answer */
         pl_solve_stats stats;
         pl_status st = pl_flownet_solve(net, &o, &stats);
         if (st) {
