@@ -137,7 +137,7 @@ static pl_status check_node(const pl_flownet *net, int32_t v, const char *fn)
         return pl_err(PL_EINVAL, "%s: net is NULL", fn);
     if (v < 0 || v >= net->n)
         return pl_err(PL_EINVAL, "%s: node %d out of range 0..%d", fn, v, net->n - 1);
-    if (net->node_dead[v])
+    if (net->node_dead[v] == PL_NODE_DEAD)
         return pl_err(PL_EINVAL, "%s: node %d was removed", fn, v);
     return PL_OK;
 }
@@ -200,13 +200,13 @@ static pl_status push_free(int32_t **stack, int64_t *count, int64_t *cap, int32_
 }
 
 /* Bring a removed node back as a fresh one: no name, zero supply, and a
- * zero warm-start potential. */
+ * warm-start potential that the next solve derives from its arcs. */
 static int32_t revive_node(pl_flownet *net)
 {
     int32_t v = pop_free(net->free_nodes, &net->n_free_nodes);
     if (v < 0)
         return -1;
-    net->node_dead[v] = 0;
+    net->node_dead[v] = PL_NODE_REVIVED;
     net->supply[v] = 0;
     if (v < net->warm_n)
         net->pot[v] = 0;
@@ -319,7 +319,7 @@ pl_status pl_flownet_remove_node(pl_flownet *net, int32_t node)
     if (net->name)
         net->name[node] = NULL;
     net->supply[node] = 0;
-    net->node_dead[node] = 1;
+    net->node_dead[node] = PL_NODE_DEAD;
     if (node < net->warm_n)
         net->pot[node] = 0;
     push_free(&net->free_nodes, &net->n_free_nodes, &net->free_nodes_cap, node);
@@ -330,7 +330,7 @@ pl_status pl_flownet_remove_node(pl_flownet *net, int32_t node)
 
 int pl_flownet_node_removed(const pl_flownet *net, int32_t node)
 {
-    return net && node >= 0 && node < net->n && net->node_dead[node];
+    return net && node >= 0 && node < net->n && net->node_dead[node] == PL_NODE_DEAD;
 }
 
 int pl_flownet_arc_removed(const pl_flownet *net, int32_t arc)

@@ -9,6 +9,12 @@
 /* The two limits the normalised problem guarantees to every solver. */
 #define PL_FLOW_LIMIT ((int64_t)1 << 62)
 
+/* node_dead values. A revived node is live again but has no meaningful
+ * warm-start potential until the next solution. */
+#define PL_NODE_LIVE 0
+#define PL_NODE_DEAD 1
+#define PL_NODE_REVIVED 2
+
 struct pl_flownet {
     /* As built by the user. */
     int32_t n, m;
@@ -20,7 +26,7 @@ struct pl_flownet {
     int id_base;                 /* base used when writing DIMACS */
 
     /* Removed ids: flagged, and stacked for reuse by the next addition. */
-    uint8_t *node_dead, *arc_dead;   /* [node_cap], [arc_cap] */
+    uint8_t *node_dead, *arc_dead;   /* [node_cap] PL_NODE_*, [arc_cap] 0/1 */
     int32_t *free_nodes, *free_arcs;
     int64_t n_free_nodes, n_free_arcs, free_nodes_cap, free_arcs_cap;
     uint64_t structure_version;      /* bumped by every structural change */

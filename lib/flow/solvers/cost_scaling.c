@@ -38,9 +38,10 @@
  *
  * Warm start (p->warm): the previous flow (clipped to the bounds) and
  * potentials (scaled by k) are kept; eps starts at the largest violation
- * -c_p(r) over the residual arcs instead of k * max|cost|, so after a few
- * changes most phases find nothing to do, and price refinement skips the
- * rest once the flow is optimal again.
+ * -c_p(r) over the residual arcs instead of k * max|cost| (but, when there
+ * are excesses to move, no lower than the cold schedule's third phase), so
+ * after a few changes most phases find nothing to do, and price refinement
+ * skips the rest once the flow is optimal again.
  *
  * Layout and memory. The residual arcs are copied, grouped by tail in the
  * order of p->out_arcs, into an array of 24-byte records {residual capacity,
@@ -72,6 +73,7 @@
 #define CS_PRICE_MIN (-((int64_t)1 << 62))
 #define CS_INF INT64_MAX
 #define CS_PATH_MAX 4          /* arcs per partial augmentation */
+#define CS_WARM_FLOOR_PHASE 2 /* see run() */
 #define CS_UPDATE_FACTOR 1     /* global update after n * this relabels */
 
 typedef struct cs_arc {
@@ -766,6 +768,19 @@ static pl_status run(cs_work *w)
     int excess = 0;
     for (int32_t v = 0; v < w->n && !excess; v++)
         excess = w->excess[v] != 0;
+    /* A warm start with excesses to move (supplies or structure changed)
+     * starts no lower than the cold schedule's third phase: at a small eps
+     * every relabel moves a price by little, and excesses that must travel
+     * far take many relabels. Measured on a 100k-arc scheduling graph with
+     * 1% task churn per round (bench-incremental): warm/cold time 1.46
+     * starting at the largest violation, 0.66 / 0.50 / 0.65 / 0.98 with the
+     * floor at the 2nd / 3rd / 4th / 5th phase. */
+    if (p->warm && excess) {
+        int64_t floor_eps = cmax * w->k;
+        for (int j = 0; j < CS_WARM_FLOOR_PHASE && floor_eps > 1; j++)
+            floor_eps /= w->alpha;
+        eps = eps > floor_eps ? eps : floor_eps;
+    }
     /* Phases eps/alpha, eps/alpha^2, ..., 1; none when the start is already
      * a 1-optimal flow. */
     while (eps > 1 || excess) {
