@@ -4,45 +4,10 @@
  * against an independent Hungarian algorithm. */
 #include <stdlib.h>
 #include <string.h>
-#include "../common/testutil.h"
+#include "../common/solver_cases.h"
 #include "flow/flownet_impl.h"
 
 /* ---- helpers ------------------------------------------------------------- */
-
-static pl_flownet *new_net(int32_t nodes)
-{
-    pl_flownet *net = NULL;
-    assert_pl_ok(pl_flownet_create(&net));
-    assert_pl_ok(pl_flownet_add_nodes(net, nodes, NULL));
-    return net;
-}
-
-static int32_t arc(pl_flownet *net, int32_t t, int32_t h, int64_t lo, int64_t hi, int64_t cost)
-{
-    int32_t id;
-    assert_pl_ok(pl_flownet_add_arc(net, t, h, lo, hi, cost, &id));
-    return id;
-}
-
-static void supply(pl_flownet *net, int32_t node, int64_t b)
-{
-    assert_pl_ok(pl_flownet_set_supply(net, node, b));
-}
-
-static int64_t flow_of(const pl_flownet *net, int32_t a)
-{
-    int64_t f;
-    assert_pl_ok(pl_flownet_get_flow(net, a, &f));
-    return f;
-}
-
-static void assert_flows(const pl_flownet *net, const int64_t *want, int32_t m)
-{
-    for (int32_t a = 0; a < m; a++)
-        if (flow_of(net, a) != want[a])
-            fail_msg("arc %d carries %lld, want %lld", a, (long long)flow_of(net, a),
-                     (long long)want[a]);
-}
 
 /* Solve through the registry with verification and the given iteration limit. */
 static pl_status solve_limited(pl_flownet *net, int64_t limit, pl_solve_stats *stats)
@@ -55,258 +20,17 @@ static pl_status solve_limited(pl_flownet *net, int64_t limit, pl_solve_stats *s
     return pl_flownet_solve(net, &o, stats);
 }
 
-/* The classic 6-node network: node 0 ships 5 units to node 5.
- *   a0 0->1 cap 4 cost 1    a4 2->4 cap 4 cost 1
- *   a1 0->2 cap 3 cost 4    a5 3->5 cap 4 cost 1
- *   a2 1->2 cap 2 cost 2    a6 4->3 cap 2 cost 1
- *   a3 1->3 cap 3 cost 5    a7 4->5 cap 2 cost 3
- * By hand, SSP augments
- *   0-1-2-4-3-5  cost 6, 2 units (a2, a6 saturate)          -> 12
- *   0-1-3-5      cost 7, 2 units (a0, a5 saturate)          -> 14
- *   0-2-4-5      cost 8, 1 unit (any other route costs >= 9) ->  8
- * total 34 with flows a0..a7 = 4 1 2 2 3 4 2 1.
- * Dual proof of optimality and uniqueness (pi(u) - pi(v) + cost >= 0 form):
- * pi = (0, 1.5, 4, 6.5, 5, 8) gives reduced cost 0 on a1, a3, a4, a7 (strictly
- * between bounds) and -0.5 on a0, a2, a5, a6 (all saturated); since the
- * saturated arcs have strictly negative reduced cost every optimum saturates
- * them, and conservation then fixes the other four flows. */
-static pl_flownet *classic6(void)
-{
-    pl_flownet *net = new_net(6);
-    supply(net, 0, 5);
-    supply(net, 5, -5);
-    arc(net, 0, 1, 0, 4, 1);
-    arc(net, 0, 2, 0, 3, 4);
-    arc(net, 1, 2, 0, 2, 2);
-    arc(net, 1, 3, 0, 3, 5);
-    arc(net, 2, 4, 0, 4, 1);
-    arc(net, 3, 5, 0, 4, 1);
-    arc(net, 4, 3, 0, 2, 1);
-    arc(net, 4, 5, 0, 2, 3);
-    return net;
-}
-
-/* ---- small hand-computed networks --------------------------------------- */
-
-static void test_classic_six_nodes(void **state)
-{
-    (void)state;
-    pl_flownet *net = classic6();
-    int64_t cost = 0;
-    assert_pl_ok(pl_test_solve(net, "ssp", &cost));
-    assert_int_equal(cost, 34);
-    static const int64_t want[] = {4, 1, 2, 2, 3, 4, 2, 1};
-    assert_flows(net, want, 8);
-    pl_flownet_free(net);
-}
-
-/* 0 ships 4 units to 3.
- *   a0 0->1 cap 3 cost -2   a3 2->3 cap 5 cost 1
- *   a1 1->3 cap 3 cost 1    a4 1->2 cap 2 cost -3
- *   a2 0->2 cap 5 cost 1    a5 2->1 cap 9 cost 4
- * Node 1 can receive at most 3 units (a0), each worth -2. From 1, the route
- * 1-2-3 costs -3+1 = -2 (2 units, a4) and 1-3 costs 1, so those 3 units cost
- * 2*(-4) + 1*(-1) = -9. The 4th unit must take 0-2-3 at cost 2. Using a5
- * only adds the positive cycle 1-2-1 (cost 1). Optimum -7, flows 3 1 1 3 2 0. */
-static void test_negative_costs(void **state)
-{
-    (void)state;
-    pl_flownet *net = new_net(4);
-    supply(net, 0, 4);
-    supply(net, 3, -4);
-    arc(net, 0, 1, 0, 3, -2);
-    arc(net, 1, 3, 0, 3, 1);
-    arc(net, 0, 2, 0, 5, 1);
-    arc(net, 2, 3, 0, 5, 1);
-    arc(net, 1, 2, 0, 2, -3);
-    arc(net, 2, 1, 0, 9, 4);
-    int64_t cost = 0;
-    assert_pl_ok(pl_test_solve(net, "ssp", &cost));
-    assert_int_equal(cost, -7);
-    static const int64_t want[] = {3, 1, 1, 3, 2, 0};
-    assert_flows(net, want, 6);
-    pl_flownet_free(net);
-}
-
-/* No supplies at all; only finite negative cycles make flow worthwhile.
- *   a0 0->1 cap 2 cost 1,  a1 1->2 cap 3 cost -4,  a2 2->0 cap 5 cost 1,
- *   a3 2->1 cap 10 cost 3.
- * Every unit through a1 (cap 3, -4) must return to 1: via 2-0-1 at cost 2
- * (cap 2, cycle -2 per unit) or via a3 at cost 3 (cycle -1 per unit).
- * Best: 2 units round 0-1-2-0 (-4) and 1 unit round 1-2-1 (-1) = -5,
- * flows 2 3 2 1. */
-static void test_negative_cycle_finite(void **state)
-{
-    (void)state;
-    pl_flownet *net = new_net(3);
-    arc(net, 0, 1, 0, 2, 1);
-    arc(net, 1, 2, 0, 3, -4);
-    arc(net, 2, 0, 0, 5, 1);
-    arc(net, 2, 1, 0, 10, 3);
-    int64_t cost = 0;
-    assert_pl_ok(pl_test_solve(net, "ssp", &cost));
-    assert_int_equal(cost, -5);
-    static const int64_t want[] = {2, 3, 2, 1};
-    assert_flows(net, want, 4);
-    pl_flownet_free(net);
-}
-
-/* 0 ships 3 units to 2.
- *   a0 0->1 [2,5] cost 3,  a1 0->2 [0,5] cost 1,  a2 1->2 [0,5] cost 1,
- *   a3 2->0 [1,4] cost 2.
- * a0 must carry 2 (path 0-1-2 at 4 per unit: 8), a3 must carry 1 back to 0
- * (2), and everything else goes by the cheapest arc a1: the remaining 1 unit
- * of supply plus the 1 unit a3 returns = 2 units (2). Raising any arc above
- * its lower bound only adds a positive cycle. Optimum 12, flows 2 2 2 1. */
-static void test_lower_bounds(void **state)
-{
-    (void)state;
-    pl_flownet *net = new_net(3);
-    supply(net, 0, 3);
-    supply(net, 2, -3);
-    arc(net, 0, 1, 2, 5, 3);
-    arc(net, 0, 2, 0, 5, 1);
-    arc(net, 1, 2, 0, 5, 1);
-    arc(net, 2, 0, 1, 4, 2);
-    int64_t cost = 0;
-    assert_pl_ok(pl_test_solve(net, "ssp", &cost));
-    assert_int_equal(cost, 12);
-    static const int64_t want[] = {2, 2, 2, 1};
-    assert_flows(net, want, 4);
-    pl_flownet_free(net);
-}
-
-/* 5 units from 0 to 1 over four parallel arcs:
- *   cap 2 cost 5, cap 3 cost 1, cap 1 cost 2, cap 1 cost -1.
- * Cheapest first: 1*(-1) + 3*1 + 1*2 = 4; the cost-5 arc stays empty. */
-static void test_parallel_arcs(void **state)
-{
-    (void)state;
-    pl_flownet *net = new_net(2);
-    supply(net, 0, 5);
-    supply(net, 1, -5);
-    arc(net, 0, 1, 0, 2, 5);
-    arc(net, 0, 1, 0, 3, 1);
-    arc(net, 0, 1, 0, 1, 2);
-    arc(net, 0, 1, 0, 1, -1);
-    int64_t cost = 0;
-    assert_pl_ok(pl_test_solve(net, "ssp", &cost));
-    assert_int_equal(cost, 4);
-    static const int64_t want[] = {0, 3, 1, 1};
-    assert_flows(net, want, 4);
-    pl_flownet_free(net);
-}
-
-/* Loops never move flow between nodes, so each is independent:
- *   a0 loop at 0, cap 5, cost -3  -> full: -15
- *   a1 loop at 0, cap 4, cost 2   -> empty: 0
- *   a2 loop at 1, cap 0, cost -7  -> empty: 0
- *   a3 loop at 1, [3,6], cost 4   -> at its lower bound: 12
- *   a4 0->1 cap 2 cost 1 carries the 2 units of supply: 2
- * Optimum -15 + 12 + 2 = -1. */
-static void test_loop_arcs(void **state)
-{
-    (void)state;
-    pl_flownet *net = new_net(2);
-    supply(net, 0, 2);
-    supply(net, 1, -2);
-    arc(net, 0, 0, 0, 5, -3);
-    arc(net, 0, 0, 0, 4, 2);
-    arc(net, 1, 1, 0, 0, -7);
-    arc(net, 1, 1, 3, 6, 4);
-    arc(net, 0, 1, 0, 2, 1);
-    int64_t cost = 0;
-    assert_pl_ok(pl_test_solve(net, "ssp", &cost));
-    assert_int_equal(cost, -1);
-    static const int64_t want[] = {5, 0, 0, 3, 2};
-    assert_flows(net, want, 5);
-    pl_flownet_free(net);
-}
-
-/* Zero-capacity arcs are unusable however cheap:
- *   a0 0->1 cap 0 cost -10,  a1 0->2 cap 0 cost -5,
- *   a2 0->1 cap 3 cost 2,    a3 1->2 cap 5 cost 1,  a4 0->2 cap 9 cost 4.
- * 3 units from 0 to 2: 0-1-2 costs 3 < 4 and holds all 3 -> 9. */
-static void test_zero_capacity_arcs(void **state)
-{
-    (void)state;
-    pl_flownet *net = new_net(3);
-    supply(net, 0, 3);
-    supply(net, 2, -3);
-    arc(net, 0, 1, 0, 0, -10);
-    arc(net, 0, 2, 0, 0, -5);
-    arc(net, 0, 1, 0, 3, 2);
-    arc(net, 1, 2, 0, 5, 1);
-    arc(net, 0, 2, 0, 9, 4);
-    int64_t cost = 0;
-    assert_pl_ok(pl_test_solve(net, "ssp", &cost));
-    assert_int_equal(cost, 9);
-    static const int64_t want[] = {0, 0, 3, 3, 0};
-    assert_flows(net, want, 5);
-    pl_flownet_free(net);
-}
-
-/* Transportation problem, infinite arcs, sources 0 (5) and 1 (4), sinks
- * 2 (-3), 3 (-4), 4 (-2); cost rows: from 0: 4 6 9, from 1: 5 3 8.
- * Source 1 is 3 cheaper than 0 at sink 3 but only 1 cheaper at sink 4 and
- * 1 dearer at sink 2, so it sends all 4 units to sink 3 (12); source 0 serves
- * sinks 2 and 4: 3*4 + 2*9 = 30. Each exchange of one unit is dearer
- * (e.g. 1->4 & 0->3 instead of 1->3 & 0->4: 8+6 > 3+9). Optimum 42. */
-static void test_several_sources_and_sinks(void **state)
-{
-    (void)state;
-    pl_flownet *net = new_net(5);
-    supply(net, 0, 5);
-    supply(net, 1, 4);
-    supply(net, 2, -3);
-    supply(net, 3, -4);
-    supply(net, 4, -2);
-    static const int64_t c[2][3] = {{4, 6, 9}, {5, 3, 8}};
-    for (int32_t s = 0; s < 2; s++)
-        for (int32_t t = 0; t < 3; t++)
-            arc(net, s, 2 + t, 0, PL_CAP_INF, c[s][t]);
-    int64_t cost = 0;
-    assert_pl_ok(pl_test_solve(net, "ssp", &cost));
-    assert_int_equal(cost, 42);
-    static const int64_t want[] = {3, 0, 2, 0, 4, 0};
-    assert_flows(net, want, 6);
-    pl_flownet_free(net);
-}
-
-/* An infinite arc with negative cost but no negative cycle: the solver first
- * saturates it at the normaliser's finite stand-in for infinity and must
- * route almost all of that back.
- *   a0 0->1 inf cost -3,  a1 1->2 cap 4 cost 1,  a2 1->0 cap 5 cost 5.
- * 2 units go 0-1-2 at -2 each (-4); the cycle 0-1-0 costs -3+5 = 2 > 0, so
- * a2 stays empty. Optimum -4, flows 2 2 0. */
-static void test_negative_infinite_arc(void **state)
-{
-    (void)state;
-    pl_flownet *net = new_net(3);
-    supply(net, 0, 2);
-    supply(net, 2, -2);
-    arc(net, 0, 1, 0, PL_CAP_INF, -3);
-    arc(net, 1, 2, 0, 4, 1);
-    arc(net, 1, 0, 0, 5, 5);
-    int64_t cost = 0;
-    assert_pl_ok(pl_test_solve(net, "ssp", &cost));
-    assert_int_equal(cost, -4);
-    static const int64_t want[] = {2, 2, 0};
-    assert_flows(net, want, 3);
-    pl_flownet_free(net);
-}
-
 /* ---- error paths ------------------------------------------------------- */
 
 /* 5 units from 0 to 2 but the only route has a 3-unit arc. */
 static void test_infeasible(void **state)
 {
     (void)state;
-    pl_flownet *net = new_net(3);
-    supply(net, 0, 5);
-    supply(net, 2, -5);
-    arc(net, 0, 1, 0, 3, 1);
-    arc(net, 1, 2, 0, 10, 1);
+    pl_flownet *net = sc_new_net(3);
+    sc_supply(net, 0, 5);
+    sc_supply(net, 2, -5);
+    sc_arc(net, 0, 1, 0, 3, 1);
+    sc_arc(net, 1, 2, 0, 10, 1);
     assert_pl_status(pl_test_solve(net, "ssp", NULL), PL_EINFEASIBLE);
     assert_true(strlen(pl_last_error()) > 0);
     assert_non_null(strstr(pl_last_error(), "2 units"));
@@ -314,26 +38,12 @@ static void test_infeasible(void **state)
     pl_flownet_free(net);
 }
 
-/* A feasible network with a negative cycle 0-1-0 of infinite arcs. */
-static void test_unbounded(void **state)
-{
-    (void)state;
-    pl_flownet *net = new_net(3);
-    supply(net, 0, 1);
-    supply(net, 2, -1);
-    arc(net, 0, 1, 0, PL_CAP_INF, -2);
-    arc(net, 1, 0, 0, PL_CAP_INF, 1);
-    arc(net, 1, 2, 0, 1, 0);
-    assert_pl_status(pl_test_solve(net, "ssp", NULL), PL_EUNBOUNDED);
-    assert_false(pl_flownet_has_solution(net));
-    pl_flownet_free(net);
-}
-
-/* classic6 needs exactly 3 augmentations (see its comment). */
+/* classic6 needs exactly 3 augmentations (see sc_classic6 in
+ * tests/common/solver_cases.c). */
 static void test_max_iterations(void **state)
 {
     (void)state;
-    pl_flownet *net = classic6();
+    pl_flownet *net = sc_classic6();
     pl_solve_stats stats;
     assert_pl_status(solve_limited(net, 1, &stats), PL_ELIMIT);
     assert_non_null(strstr(pl_last_error(), "limit"));
@@ -359,19 +69,19 @@ static void test_max_iterations(void **state)
 static pl_flownet *formula_net(void)
 {
     const int32_t n = 30;
-    pl_flownet *net = new_net(n);
-    supply(net, 0, 15);
-    supply(net, 10, -5);
-    supply(net, 29, -10);
+    pl_flownet *net = sc_new_net(n);
+    sc_supply(net, 0, 15);
+    sc_supply(net, 10, -5);
+    sc_supply(net, 29, -10);
     for (int32_t v = 0; v + 1 < n; v++) {
-        arc(net, v, v + 1, 0, PL_CAP_INF, 50);
-        arc(net, v + 1, v, 0, PL_CAP_INF, 50);
+        sc_arc(net, v, v + 1, 0, PL_CAP_INF, 50);
+        sc_arc(net, v + 1, v, 0, PL_CAP_INF, 50);
     }
     for (int32_t k = 0; k < 80; k++) {
         int32_t t = (k * 7 + 3) % n, h = (k * 11 + 5) % n;
         int64_t hi = (k * 5) % 9, lo = (k % 6 == 0) ? hi / 2 : 0;
         int64_t c = ((k * 37) % 41) - 20;
-        arc(net, t, h, lo, hi, c);
+        sc_arc(net, t, h, lo, hi, c);
     }
     return net;
 }
@@ -597,15 +307,15 @@ static int64_t hungarian(int32_t n, int64_t shift)
 static void check_assignment(int64_t shift)
 {
     const int32_t n = ASSIGN_N;
-    pl_flownet *net = new_net(2 * n);
+    pl_flownet *net = sc_new_net(2 * n);
     assert_pl_ok(pl_flownet_reserve(net, 2 * n, n * n));
     for (int32_t i = 0; i < n; i++) {
-        supply(net, i, 1);
-        supply(net, n + i, -1);
+        sc_supply(net, i, 1);
+        sc_supply(net, n + i, -1);
     }
     for (int32_t i = 0; i < n; i++)
         for (int32_t j = 0; j < n; j++)
-            arc(net, i, n + j, 0, 1, assign_cost(i, j) + shift);
+            sc_arc(net, i, n + j, 0, 1, assign_cost(i, j) + shift);
     int64_t cost = 0;
     assert_pl_ok(pl_test_solve(net, "ssp", &cost));
     assert_int_equal(cost, hungarian(n, shift));
@@ -639,17 +349,8 @@ static void test_assignment_200_negative(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_classic_six_nodes),
-        cmocka_unit_test(test_negative_costs),
-        cmocka_unit_test(test_negative_cycle_finite),
-        cmocka_unit_test(test_lower_bounds),
-        cmocka_unit_test(test_parallel_arcs),
-        cmocka_unit_test(test_loop_arcs),
-        cmocka_unit_test(test_zero_capacity_arcs),
-        cmocka_unit_test(test_several_sources_and_sinks),
-        cmocka_unit_test(test_negative_infinite_arc),
+        SC_CASES("ssp"),
         cmocka_unit_test(test_infeasible),
-        cmocka_unit_test(test_unbounded),
         cmocka_unit_test(test_max_iterations),
         cmocka_unit_test(test_potentials_certify_optimality),
         cmocka_unit_test(test_direct_residual_certificate),
