@@ -187,15 +187,16 @@ static void finish_child(pid_t pid, int timed_out, result *res)
     }
 }
 
-static void run_solver(pl_flownet *net, const char *solver, int repeat, result *res)
+/* Clear res, open a pipe for the child's result and fork: the child's pid
+ * (0 in the child), or -1 with the reason in res. */
+static pid_t start_child(result *res, int fds[2])
 {
     memset(res, 0, sizeof *res);
     res->ran = 1;
-    int fds[2];
     if (pipe(fds)) {
         res->status = -3;
         snprintf(res->msg, sizeof res->msg, "pipe: %s", strerror(errno));
-        return;
+        return -1;
     }
     fflush(stdout);
     pid_t pid = fork();
@@ -204,8 +205,16 @@ static void run_solver(pl_flownet *net, const char *solver, int repeat, result *
         snprintf(res->msg, sizeof res->msg, "fork: %s", strerror(errno));
         close(fds[0]);
         close(fds[1]);
-        return;
     }
+    return pid;
+}
+
+static void run_solver(pl_flownet *net, const char *solver, int repeat, result *res)
+{
+    int fds[2];
+    pid_t pid = start_child(res, fds);
+    if (pid < 0)
+        return;
     if (pid == 0) {
         child_signals();
         close(fds[0]);
@@ -257,23 +266,10 @@ static void run_solver(pl_flownet *net, const char *solver, int repeat, result *
 /* Run the LEMON runner with one algorithm flag on `file`. */
 static void run_lemon(const char *file, const char *flag, const char *name, int repeat, result *res)
 {
-    memset(res, 0, sizeof *res);
-    res->ran = 1;
     int fds[2];
-    if (pipe(fds)) {
-        res->status = -3;
-        snprintf(res->msg, sizeof res->msg, "pipe: %s", strerror(errno));
+    pid_t pid = start_child(res, fds);
+    if (pid < 0)
         return;
-    }
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid < 0) {
-        res->status = -3;
-        snprintf(res->msg, sizeof res->msg, "fork: %s", strerror(errno));
-        close(fds[0]);
-        close(fds[1]);
-        return;
-    }
     if (pid == 0) {
         child_signals();
         close(fds[0]);
