@@ -1,6 +1,7 @@
 /* Hand-computed min-cost-flow cases shared by the solver suites; see
  * solver_cases.h. Every case solves through the registry with the
  * certificate check (verify) and the solver named by its cmocka state. */
+#include <string.h>
 #include "solver_cases.h"
 
 /* ---- helpers ------------------------------------------------------------- */
@@ -408,3 +409,57 @@ void sc_random_change(pl_test_rng *r, pl_flownet *a, pl_flownet *b, int64_t max_
         assert_int_equal(ia, ib);
     }
 }
+
+/* ---- a solver called directly on a normalised problem ---------------------- */
+
+void sc_direct_build(sc_direct *d, int32_t n, int32_t m, const int32_t *tail, const int32_t *head,
+                     const int64_t *cap, const int64_t *cost, const int64_t *sup)
+{
+    assert_in_range(n, 0, SC_DMAX);
+    assert_in_range(m, 0, SC_DMAX);
+    memset(d, 0, sizeof *d);
+    for (int32_t a = 0; a < m; a++) {
+        d->first[tail[a] + 1]++;
+        d->first[head[a] + 1]++;
+    }
+    for (int32_t v = 0; v < n; v++)
+        d->first[v + 1] += d->first[v];
+    int32_t pos[SC_DMAX + 1];
+    memcpy(pos, d->first, sizeof pos);
+    for (int32_t a = 0; a < m; a++) {
+        d->arcs[pos[tail[a]]++] = 2 * a;
+        d->arcs[pos[head[a]]++] = 2 * a + 1;
+    }
+    d->p = (pl_flow_problem){.n = n, .m = m, .tail = tail, .head = head, .cap = cap, .cost = cost,
+                             .supply = sup, .out_first = d->first, .out_arcs = d->arcs,
+                             .is_inf = d->inf, .cap_inf = 0, .structure_version = 7};
+    d->out = (pl_flow_solution){.flow = d->flow, .potential = d->pot, .iterations = -1,
+                                .state = &d->slot};
+}
+
+int64_t sc_direct_check(const sc_direct *d)
+{
+    const pl_flow_problem *p = &d->p;
+    int64_t bal[SC_DMAX] = {0}, total = 0;
+    for (int32_t a = 0; a < p->m; a++) {
+        assert_in_range(d->flow[a], 0, p->cap[a]);
+        bal[p->tail[a]] += d->flow[a];
+        bal[p->head[a]] -= d->flow[a];
+        total += d->flow[a] * p->cost[a];
+    }
+    for (int32_t v = 0; v < p->n; v++)
+        assert_int_equal(bal[v], p->supply[v]);
+    for (int32_t r = 0; r < 2 * p->m; r++) {
+        if (pl_residual_cap(p, d->flow, r) == 0)
+            continue;
+        int64_t rc = pl_residual_cost(p, r) + d->pot[pl_residual_tail(p, r)] -
+                     d->pot[pl_residual_head(p, r)];
+        if (rc < 0)
+            fail_msg("residual arc %d has reduced cost %lld", r, (long long)rc);
+    }
+    return total;
+}
+
+const int32_t sc_nc_tail[6] = {0, 1, 0, 2, 1, 2}, sc_nc_head[6] = {1, 3, 2, 3, 2, 1};
+const int64_t sc_nc_cap[6] = {3, 3, 5, 5, 2, 9}, sc_nc_cost[6] = {-2, 1, 1, 1, -3, 4};
+const int64_t sc_nc_sup[4] = {4, 0, 0, -4};

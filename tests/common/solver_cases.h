@@ -50,6 +50,36 @@ void sc_test_unbounded(void **state);
 
 #define SC_CASE(fn, solver) cmocka_unit_test_prestate(fn, (void *)(solver))
 
+/* ---- a solver called directly on a normalised problem ---------------------- */
+
+#define SC_DMAX 16
+
+/* A pl_flow_problem of at most SC_DMAX nodes and arcs with the CSR residual
+ * view pl_flownet_normalise would build, and the solution arrays (a solver
+ * state slot included, for solvers that keep one). */
+typedef struct sc_direct {
+    pl_flow_problem p;
+    int32_t first[SC_DMAX + 1], arcs[2 * SC_DMAX];
+    uint8_t inf[SC_DMAX];
+    int64_t flow[SC_DMAX], pot[SC_DMAX];
+    void *slot;
+    pl_flow_solution out;
+} sc_direct;
+
+/* Fill d for the given arrays (kept by pointer: they must outlive d);
+ * structure_version is 7, out.iterations -1, out.state = &d->slot. */
+void sc_direct_build(sc_direct *d, int32_t n, int32_t m, const int32_t *tail, const int32_t *head,
+                     const int64_t *cap, const int64_t *cost, const int64_t *sup);
+
+/* Fails the test unless the flow is within 0..cap, meets the supplies and
+ * every residual arc with capacity left has reduced cost >= 0 under the
+ * returned potentials; returns the flow's cost. */
+int64_t sc_direct_check(const sc_direct *d);
+
+/* The network of sc_test_negative_costs as arrays (4 nodes, 6 arcs, optimum -7). */
+extern const int32_t sc_nc_tail[6], sc_nc_head[6];
+extern const int64_t sc_nc_cap[6], sc_nc_cost[6], sc_nc_sup[4];
+
 /* The cases every solver suite runs. */
 #define SC_CASES(solver)                                   \
     SC_CASE(sc_test_classic_six_nodes, solver),            \

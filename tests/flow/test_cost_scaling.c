@@ -161,77 +161,13 @@ static void test_scaling_factor(void **state)
 
 /* ---- the solver called directly on a normalised problem ------------------- */
 
-#define DMAX 16
-
-typedef struct direct_problem {
-    pl_flow_problem p;
-    int32_t first[DMAX + 1], arcs[2 * DMAX];
-    uint8_t inf[DMAX];
-    int64_t flow[DMAX], pot[DMAX];
-    pl_flow_solution out;
-} direct_problem;
-
-/* The CSR residual view pl_flownet_normalise would build. */
-static void direct_build(direct_problem *d, int32_t n, int32_t m, const int32_t *tail,
-                         const int32_t *head, const int64_t *cap, const int64_t *cost,
-                         const int64_t *sup)
-{
-    memset(d, 0, sizeof *d);
-    for (int32_t a = 0; a < m; a++) {
-        d->first[tail[a] + 1]++;
-        d->first[head[a] + 1]++;
-    }
-    for (int32_t v = 0; v < n; v++)
-        d->first[v + 1] += d->first[v];
-    int32_t pos[DMAX + 1];
-    memcpy(pos, d->first, sizeof pos);
-    for (int32_t a = 0; a < m; a++) {
-        d->arcs[pos[tail[a]]++] = 2 * a;
-        d->arcs[pos[head[a]]++] = 2 * a + 1;
-    }
-    d->p = (pl_flow_problem){.n = n, .m = m, .tail = tail, .head = head, .cap = cap, .cost = cost,
-                             .supply = sup, .out_first = d->first, .out_arcs = d->arcs,
-                             .is_inf = d->inf, .cap_inf = 0};
-    d->out = (pl_flow_solution){.flow = d->flow, .potential = d->pot, .iterations = -1};
-}
-
-/* Every residual arc with capacity left has reduced cost >= 0, and the flow
- * meets the supplies; returns the cost. */
-static int64_t check_direct(const direct_problem *d)
-{
-    const pl_flow_problem *p = &d->p;
-    int64_t bal[DMAX] = {0}, total = 0;
-    for (int32_t a = 0; a < p->m; a++) {
-        assert_in_range(d->flow[a], 0, p->cap[a]);
-        bal[p->tail[a]] += d->flow[a];
-        bal[p->head[a]] -= d->flow[a];
-        total += d->flow[a] * p->cost[a];
-    }
-    for (int32_t v = 0; v < p->n; v++)
-        assert_int_equal(bal[v], p->supply[v]);
-    for (int32_t r = 0; r < 2 * p->m; r++) {
-        if (pl_residual_cap(p, d->flow, r) == 0)
-            continue;
-        int64_t rc = pl_residual_cost(p, r) + d->pot[pl_residual_tail(p, r)] -
-                     d->pot[pl_residual_head(p, r)];
-        if (rc < 0)
-            fail_msg("residual arc %d has reduced cost %lld", r, (long long)rc);
-    }
-    return total;
-}
-
-/* Same network as test_negative_costs. */
-static const int32_t nc_tail[] = {0, 1, 0, 2, 1, 2}, nc_head[] = {1, 3, 2, 3, 2, 1};
-static const int64_t nc_cap[] = {3, 3, 5, 5, 2, 9}, nc_cost[] = {-2, 1, 1, 1, -3, 4};
-static const int64_t nc_sup[] = {4, 0, 0, -4};
-
 static void test_direct_certificate_and_memory(void **state)
 {
     (void)state;
-    direct_problem d;
-    direct_build(&d, 4, 6, nc_tail, nc_head, nc_cap, nc_cost, nc_sup);
+    sc_direct d;
+    sc_direct_build(&d, 4, 6, sc_nc_tail, sc_nc_head, sc_nc_cap, sc_nc_cost, sc_nc_sup);
     assert_pl_ok(pl_solver_cost_scaling.solve(&d.p, NULL, &d.out));
-    assert_int_equal(check_direct(&d), -7);
+    assert_int_equal(sc_direct_check(&d), -7);
     int64_t lowest = INT64_MAX;
     for (int32_t v = 0; v < 4; v++)
         lowest = d.pot[v] < lowest ? d.pot[v] : lowest;
@@ -248,8 +184,8 @@ static void test_direct_certificate_and_memory(void **state)
 static void test_direct_warm_from_optimum(void **state)
 {
     (void)state;
-    direct_problem d;
-    direct_build(&d, 4, 6, nc_tail, nc_head, nc_cap, nc_cost, nc_sup);
+    sc_direct d;
+    sc_direct_build(&d, 4, 6, sc_nc_tail, sc_nc_head, sc_nc_cap, sc_nc_cost, sc_nc_sup);
     assert_pl_ok(pl_solver_cost_scaling.solve(&d.p, NULL, &d.out));
     int64_t flow[6], pot[4];
     memcpy(flow, d.flow, sizeof flow);
@@ -260,7 +196,7 @@ static void test_direct_warm_from_optimum(void **state)
     assert_int_equal(d.out.iterations, 0);
     assert_memory_equal(flow, d.flow, sizeof flow);
     assert_memory_equal(pot, d.pot, sizeof pot);
-    assert_int_equal(check_direct(&d), -7);
+    assert_int_equal(sc_direct_check(&d), -7);
 }
 
 /* Warm start from garbage: an arbitrary flow within bounds and potentials
@@ -269,8 +205,8 @@ static void test_direct_warm_from_optimum(void **state)
 static void test_direct_warm_from_garbage(void **state)
 {
     (void)state;
-    direct_problem d;
-    direct_build(&d, 4, 6, nc_tail, nc_head, nc_cap, nc_cost, nc_sup);
+    sc_direct d;
+    sc_direct_build(&d, 4, 6, sc_nc_tail, sc_nc_head, sc_nc_cap, sc_nc_cost, sc_nc_sup);
     d.p.warm = 1;
     static const int64_t f0[] = {1, 3, 5, 0, 2, 9};
     memcpy(d.flow, f0, sizeof f0);
@@ -278,16 +214,16 @@ static void test_direct_warm_from_garbage(void **state)
     d.pot[1] = -(INT64_MAX / 2);
     d.pot[2] = 7;
     assert_pl_ok(pl_solver_cost_scaling.solve(&d.p, NULL, &d.out));
-    assert_int_equal(check_direct(&d), -7);
+    assert_int_equal(sc_direct_check(&d), -7);
 
     /* Moderate garbage potentials are used as they are. */
-    direct_build(&d, 4, 6, nc_tail, nc_head, nc_cap, nc_cost, nc_sup);
+    sc_direct_build(&d, 4, 6, sc_nc_tail, sc_nc_head, sc_nc_cap, sc_nc_cost, sc_nc_sup);
     d.p.warm = 1;
     memcpy(d.flow, f0, sizeof f0);
     static const int64_t p0[] = {100, -3, 55, 1};
     memcpy(d.pot, p0, sizeof p0);
     assert_pl_ok(pl_solver_cost_scaling.solve(&d.p, NULL, &d.out));
-    assert_int_equal(check_direct(&d), -7);
+    assert_int_equal(sc_direct_check(&d), -7);
 }
 
 /* Supply stranded behind a capacity-2 arc; reported as infeasible. */
@@ -297,8 +233,8 @@ static void test_direct_infeasible(void **state)
     static const int32_t tail[] = {0, 1}, head[] = {1, 2};
     static const int64_t cap[] = {2, 10}, cost[] = {1, -1};
     static const int64_t sup[] = {9, 0, -13, 4};
-    direct_problem d;
-    direct_build(&d, 4, 2, tail, head, cap, cost, sup);
+    sc_direct d;
+    sc_direct_build(&d, 4, 2, tail, head, cap, cost, sup);
     assert_pl_status(pl_solver_cost_scaling.solve(&d.p, NULL, &d.out), PL_EINFEASIBLE);
     assert_non_null(strstr(pl_last_error(), "supplies"));
 }
@@ -306,24 +242,24 @@ static void test_direct_infeasible(void **state)
 static void test_direct_nothing_to_do(void **state)
 {
     (void)state;
-    direct_problem d;
-    direct_build(&d, 0, 0, NULL, NULL, NULL, NULL, NULL);
+    sc_direct d;
+    sc_direct_build(&d, 0, 0, NULL, NULL, NULL, NULL, NULL);
     assert_pl_ok(pl_solver_cost_scaling.solve(&d.p, NULL, &d.out));
     assert_int_equal(d.out.iterations, 0);
 
     /* Nodes but no arcs and no supply. */
     static const int64_t zero[] = {0, 0, 0};
-    direct_build(&d, 3, 0, NULL, NULL, NULL, NULL, zero);
+    sc_direct_build(&d, 3, 0, NULL, NULL, NULL, NULL, zero);
     assert_pl_ok(pl_solver_cost_scaling.solve(&d.p, NULL, &d.out));
     assert_int_equal(d.out.iterations, 0);
 
     static const int32_t tail[] = {0, 1}, head[] = {1, 0};
     static const int64_t cap[] = {4, 4}, cost[] = {3, 0}, sup[] = {0, 0};
-    direct_build(&d, 2, 2, tail, head, cap, cost, sup);
+    sc_direct_build(&d, 2, 2, tail, head, cap, cost, sup);
     assert_pl_ok(pl_solver_cost_scaling.solve(&d.p, NULL, &d.out));
     assert_int_equal(d.flow[0], 0);
     assert_int_equal(d.flow[1], 0);
-    assert_int_equal(check_direct(&d), 0);
+    assert_int_equal(sc_direct_check(&d), 0);
 }
 
 /* ---- fixtures ------------------------------------------------------------ */

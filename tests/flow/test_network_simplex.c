@@ -277,90 +277,24 @@ static void test_pivot_block(void **state)
 
 /* ---- the solver called directly on a normalised problem ------------------- */
 
-#define DMAX 16
-
-typedef struct direct_problem {
-    pl_flow_problem p;
-    int32_t first[DMAX + 1], arcs[2 * DMAX];
-    uint8_t inf[DMAX];
-    int64_t flow[DMAX], pot[DMAX];
-    void *slot;
-    pl_flow_solution out;
-} direct_problem;
-
-/* The CSR residual view pl_flownet_normalise would build. */
-static void direct_build(direct_problem *d, int32_t n, int32_t m, const int32_t *tail,
-                         const int32_t *head, const int64_t *cap, const int64_t *cost,
-                         const int64_t *sup)
-{
-    memset(d, 0, sizeof *d);
-    for (int32_t a = 0; a < m; a++) {
-        d->first[tail[a] + 1]++;
-        d->first[head[a] + 1]++;
-    }
-    for (int32_t v = 0; v < n; v++)
-        d->first[v + 1] += d->first[v];
-    int32_t pos[DMAX + 1];
-    memcpy(pos, d->first, sizeof pos);
-    for (int32_t a = 0; a < m; a++) {
-        d->arcs[pos[tail[a]]++] = 2 * a;
-        d->arcs[pos[head[a]]++] = 2 * a + 1;
-    }
-    d->p = (pl_flow_problem){.n = n, .m = m, .tail = tail, .head = head, .cap = cap, .cost = cost,
-                             .supply = sup, .out_first = d->first, .out_arcs = d->arcs,
-                             .is_inf = d->inf, .cap_inf = 0, .structure_version = 7};
-    d->out = (pl_flow_solution){.flow = d->flow, .potential = d->pot, .iterations = -1,
-                                .state = &d->slot};
-}
-
-static pl_status direct_solve(direct_problem *d)
+static pl_status direct_solve(sc_direct *d)
 {
     return ns_checked_solver.solve(&d->p, NULL, &d->out);
 }
 
-static void direct_free(direct_problem *d)
+static void direct_free(sc_direct *d)
 {
     ns_checked_solver.free_state(d->slot);
     d->slot = NULL;
 }
 
-/* Every residual arc with capacity left has reduced cost >= 0, and the flow
- * meets the supplies; returns the cost. */
-static int64_t check_direct(const direct_problem *d)
-{
-    const pl_flow_problem *p = &d->p;
-    int64_t bal[DMAX] = {0}, total = 0;
-    for (int32_t a = 0; a < p->m; a++) {
-        assert_in_range(d->flow[a], 0, p->cap[a]);
-        bal[p->tail[a]] += d->flow[a];
-        bal[p->head[a]] -= d->flow[a];
-        total += d->flow[a] * p->cost[a];
-    }
-    for (int32_t v = 0; v < p->n; v++)
-        assert_int_equal(bal[v], p->supply[v]);
-    for (int32_t r = 0; r < 2 * p->m; r++) {
-        if (pl_residual_cap(p, d->flow, r) == 0)
-            continue;
-        int64_t rc = pl_residual_cost(p, r) + d->pot[pl_residual_tail(p, r)] -
-                     d->pot[pl_residual_head(p, r)];
-        if (rc < 0)
-            fail_msg("residual arc %d has reduced cost %lld", r, (long long)rc);
-    }
-    return total;
-}
-
-/* Same network as test_negative_costs. */
-static const int32_t nc_tail[] = {0, 1, 0, 2, 1, 2}, nc_head[] = {1, 3, 2, 3, 2, 1};
-static const int64_t nc_cap[] = {3, 3, 5, 5, 2, 9}, nc_cost[] = {-2, 1, 1, 1, -3, 4};
-static const int64_t nc_sup[] = {4, 0, 0, -4};
-
 static void test_direct_certificate_and_memory(void **state)
 {
     (void)state;
-    direct_problem d;
-    direct_build(&d, 4, 6, nc_tail, nc_head, nc_cap, nc_cost, nc_sup);
+    sc_direct d;
+    sc_direct_build(&d, 4, 6, sc_nc_tail, sc_nc_head, sc_nc_cap, sc_nc_cost, sc_nc_sup);
     assert_pl_ok(direct_solve(&d));
-    assert_int_equal(check_direct(&d), -7);
+    assert_int_equal(sc_direct_check(&d), -7);
     int64_t lowest = INT64_MAX;
     for (int32_t v = 0; v < 4; v++)
         lowest = d.pot[v] < lowest ? d.pot[v] : lowest;
@@ -375,21 +309,21 @@ static void test_direct_certificate_and_memory(void **state)
     direct_free(&d);
 
     /* No state slot: nothing is kept, same answer. */
-    direct_build(&d, 4, 6, nc_tail, nc_head, nc_cap, nc_cost, nc_sup);
+    sc_direct_build(&d, 4, 6, sc_nc_tail, sc_nc_head, sc_nc_cap, sc_nc_cost, sc_nc_sup);
     d.out.state = NULL;
     assert_pl_ok(direct_solve(&d));
-    assert_int_equal(check_direct(&d), -7);
+    assert_int_equal(sc_direct_check(&d), -7);
 }
 
 /* Cost of a cold solve of the given problem (no state kept). */
 static int64_t cold_cost(int32_t n, int32_t m, const int32_t *tail, const int32_t *head,
                          const int64_t *cap, const int64_t *cost, const int64_t *sup)
 {
-    direct_problem c;
-    direct_build(&c, n, m, tail, head, cap, cost, sup);
+    sc_direct c;
+    sc_direct_build(&c, n, m, tail, head, cap, cost, sup);
     c.out.state = NULL;
     assert_pl_ok(direct_solve(&c));
-    return check_direct(&c);
+    return sc_direct_check(&c);
 }
 
 /* The saved basis is reused for a warm start: in place on the same
@@ -399,8 +333,8 @@ static int64_t cold_cost(int32_t n, int32_t m, const int32_t *tail, const int32_
 static void test_direct_saved_basis(void **state)
 {
     (void)state;
-    direct_problem d;
-    direct_build(&d, 4, 6, nc_tail, nc_head, nc_cap, nc_cost, nc_sup);
+    sc_direct d;
+    sc_direct_build(&d, 4, 6, sc_nc_tail, sc_nc_head, sc_nc_cap, sc_nc_cost, sc_nc_sup);
     assert_pl_ok(direct_solve(&d));
     int64_t cold_iters = d.out.iterations;
     int64_t flow[6], pot[4];
@@ -440,7 +374,7 @@ static void test_direct_saved_basis(void **state)
     d.p.head = rh;
     d.p.structure_version = 9;
     assert_pl_ok(direct_solve(&d));
-    assert_int_equal(check_direct(&d), cold_cost(4, 6, rt, rh, nc_cap, nc_cost, nc_sup));
+    assert_int_equal(sc_direct_check(&d), cold_cost(4, 6, rt, rh, sc_nc_cap, sc_nc_cost, sc_nc_sup));
     assert_ptr_equal(d.slot, kept);
 
     /* Grown: node 4 (supply 2) and arcs 6 (4->1, cost -1) and 7 (4->3,
@@ -449,12 +383,12 @@ static void test_direct_saved_basis(void **state)
     static const int64_t gcap[] = {3, 3, 5, 5, 2, 9, 2, 2}, gcost[] = {-2, 1, 1, 1, -3, 4, -1, 9};
     static const int64_t gsup[] = {4, 0, 0, -6, 2};
     void *slot = d.slot;
-    direct_build(&d, 5, 8, gt, gh, gcap, gcost, gsup);
+    sc_direct_build(&d, 5, 8, gt, gh, gcap, gcost, gsup);
     d.slot = slot;
     d.p.warm = 1;
     d.p.structure_version = 10;
     assert_pl_ok(direct_solve(&d));
-    assert_int_equal(check_direct(&d), cold_cost(5, 8, gt, gh, gcap, gcost, gsup));
+    assert_int_equal(sc_direct_check(&d), cold_cost(5, 8, gt, gh, gcap, gcost, gsup));
     assert_ptr_not_equal(d.slot, kept);
     /* ... and the new arrays carry on in place. */
     assert_pl_ok(direct_solve(&d));
@@ -464,13 +398,13 @@ static void test_direct_saved_basis(void **state)
     static const int32_t t2[] = {0, 1}, h2[] = {1, 2};
     static const int64_t cap2[] = {5, 5}, cost2[] = {1, 1}, s2[] = {3, 0, -3};
     slot = d.slot;
-    direct_build(&d, 3, 2, t2, h2, cap2, cost2, s2);
+    sc_direct_build(&d, 3, 2, t2, h2, cap2, cost2, s2);
     d.slot = slot;
     d.p.warm = 1;
     d.p.structure_version = 11;
     assert_pl_ok(direct_solve(&d));
     assert_true(d.out.iterations > 0);
-    assert_int_equal(check_direct(&d), 6);
+    assert_int_equal(sc_direct_check(&d), 6);
     direct_free(&d);
 }
 
@@ -480,14 +414,14 @@ static void test_direct_saved_basis(void **state)
 static void test_direct_warm_after_changes(void **state)
 {
     (void)state;
-    direct_problem d;
+    sc_direct d;
     int64_t cap[6], cost[6], sup[4];
-    memcpy(cap, nc_cap, sizeof cap);
-    memcpy(cost, nc_cost, sizeof cost);
-    memcpy(sup, nc_sup, sizeof sup);
-    direct_build(&d, 4, 6, nc_tail, nc_head, cap, cost, sup);
+    memcpy(cap, sc_nc_cap, sizeof cap);
+    memcpy(cost, sc_nc_cost, sizeof cost);
+    memcpy(sup, sc_nc_sup, sizeof sup);
+    sc_direct_build(&d, 4, 6, sc_nc_tail, sc_nc_head, cap, cost, sup);
     assert_pl_ok(direct_solve(&d));
-    assert_int_equal(check_direct(&d), -7);
+    assert_int_equal(sc_direct_check(&d), -7);
     d.p.warm = 1;
 
     /* a0 shrinks to 1 and 6 units must go. Into 3 come x on a1 and y on a3
@@ -499,7 +433,7 @@ static void test_direct_warm_after_changes(void **state)
     sup[0] = 6;
     sup[3] = -6;
     assert_pl_ok(direct_solve(&d));
-    assert_int_equal(check_direct(&d), 9);
+    assert_int_equal(sc_direct_check(&d), 9);
     static const int64_t want[] = {1, 1, 5, 5, 0, 0};
     assert_memory_equal(d.flow, want, sizeof want);
 
@@ -508,11 +442,11 @@ static void test_direct_warm_after_changes(void **state)
      * answer is checked against a cold solve of the same data. */
     cost[5] = -5;
     assert_pl_ok(direct_solve(&d));
-    int64_t warm_cost = check_direct(&d);
-    direct_problem c;
-    direct_build(&c, 4, 6, nc_tail, nc_head, cap, cost, sup);
+    int64_t warm_cost = sc_direct_check(&d);
+    sc_direct c;
+    sc_direct_build(&c, 4, 6, sc_nc_tail, sc_nc_head, cap, cost, sup);
     assert_pl_ok(direct_solve(&c));
-    assert_int_equal(check_direct(&c), warm_cost);
+    assert_int_equal(sc_direct_check(&c), warm_cost);
     direct_free(&c);
 
     /* Infeasible now: a failed solve leaves no state behind. */
@@ -528,10 +462,10 @@ static void test_direct_warm_after_changes(void **state)
 static void test_direct_warm_cost_only(void **state)
 {
     (void)state;
-    direct_problem d;
+    sc_direct d;
     int64_t cost[6];
-    memcpy(cost, nc_cost, sizeof cost);
-    direct_build(&d, 4, 6, nc_tail, nc_head, nc_cap, cost, nc_sup);
+    memcpy(cost, sc_nc_cost, sizeof cost);
+    sc_direct_build(&d, 4, 6, sc_nc_tail, sc_nc_head, sc_nc_cap, cost, sc_nc_sup);
     assert_pl_ok(direct_solve(&d));
     d.p.warm = 1;
     const ns_work *kw = d.slot;
@@ -551,20 +485,20 @@ static void test_direct_warm_cost_only(void **state)
     assert_pl_ok(direct_solve(&d));
     assert_int_equal(d.out.iterations, 0);
     assert_memory_equal(pot, d.pot, sizeof pot);
-    assert_int_equal(check_direct(&d), cold_cost(4, 6, nc_tail, nc_head, nc_cap, cost, nc_sup));
+    assert_int_equal(sc_direct_check(&d), cold_cost(4, 6, sc_nc_tail, sc_nc_head, sc_nc_cap, cost, sc_nc_sup));
 
     /* A tree arc's cost changes both ways. */
     for (int k = 0; k < 2; k++) {
         cost[tree_arc] += k ? -9 : 7;
         assert_pl_ok(direct_solve(&d));
-        assert_int_equal(check_direct(&d), cold_cost(4, 6, nc_tail, nc_head, nc_cap, cost, nc_sup));
+        assert_int_equal(sc_direct_check(&d), cold_cost(4, 6, sc_nc_tail, sc_nc_head, sc_nc_cap, cost, sc_nc_sup));
     }
 
     /* max|cost| (so M) grows through a non-tree arc, then shrinks back. */
     for (int k = 0; k < 2; k++) {
         cost[5] = k ? 4 : 1000;
         assert_pl_ok(direct_solve(&d));
-        assert_int_equal(check_direct(&d), cold_cost(4, 6, nc_tail, nc_head, nc_cap, cost, nc_sup));
+        assert_int_equal(sc_direct_check(&d), cold_cost(4, 6, sc_nc_tail, sc_nc_head, sc_nc_cap, cost, sc_nc_sup));
     }
     direct_free(&d);
 }
@@ -582,10 +516,10 @@ static void test_direct_non_tree_costs(void **state)
     static const int32_t tail[] = {0, 0, 0}, head[] = {1, 1, 1};
     static const int64_t cap[] = {2, 2, 10}, sup[] = {3, -3};
     int64_t cost[] = {-5, 1, 10};
-    direct_problem d;
-    direct_build(&d, 2, 3, tail, head, cap, cost, sup);
+    sc_direct d;
+    sc_direct_build(&d, 2, 3, tail, head, cap, cost, sup);
     assert_pl_ok(direct_solve(&d));
-    assert_int_equal(check_direct(&d), -9);
+    assert_int_equal(sc_direct_check(&d), -9);
     const ns_work *kw = d.slot;
     assert_int_equal(kw->state[arc_slot(kw, 0)], NS_UPPER);
     assert_int_equal(kw->state[arc_slot(kw, 1)], NS_TREE);
@@ -594,7 +528,7 @@ static void test_direct_non_tree_costs(void **state)
     cost[2] = 500;
     d.p.warm = 1;
     assert_pl_ok(direct_solve(&d));
-    assert_int_equal(check_direct(&d), 502);
+    assert_int_equal(sc_direct_check(&d), 502);
     static const int64_t want[] = {0, 2, 1};
     assert_memory_equal(d.flow, want, sizeof want);
     direct_free(&d);
@@ -607,28 +541,28 @@ static void test_direct_cost_overflow(void **state)
     (void)state;
     static const int32_t tail[] = {0, 1}, head[] = {1, 2};
     static const int64_t cap[] = {1, 1}, cost[] = {(int64_t)1 << 61, 1}, sup[] = {1, 0, -1};
-    direct_problem d;
-    direct_build(&d, 3, 2, tail, head, cap, cost, sup);
+    sc_direct d;
+    sc_direct_build(&d, 3, 2, tail, head, cap, cost, sup);
     assert_pl_status(direct_solve(&d), PL_EOVERFLOW);
     assert_non_null(strstr(pl_last_error(), "int64"));
     assert_null(d.slot);
     static const int64_t worst[] = {INT64_MIN, 0};
-    direct_build(&d, 3, 2, tail, head, cap, worst, sup);
+    sc_direct_build(&d, 3, 2, tail, head, cap, worst, sup);
     assert_pl_status(direct_solve(&d), PL_EOVERFLOW);
 }
 
 static void test_direct_nothing_to_do(void **state)
 {
     (void)state;
-    direct_problem d;
-    direct_build(&d, 0, 0, NULL, NULL, NULL, NULL, NULL);
+    sc_direct d;
+    sc_direct_build(&d, 0, 0, NULL, NULL, NULL, NULL, NULL);
     assert_pl_ok(direct_solve(&d));
     assert_int_equal(d.out.iterations, 0);
     assert_null(d.slot);
 
     /* Nodes but no arcs and no supply. */
     static const int64_t zero[] = {0, 0, 0};
-    direct_build(&d, 3, 0, NULL, NULL, NULL, NULL, zero);
+    sc_direct_build(&d, 3, 0, NULL, NULL, NULL, NULL, zero);
     assert_pl_ok(direct_solve(&d));
     assert_int_equal(d.out.iterations, 0);
     direct_free(&d);
@@ -636,11 +570,11 @@ static void test_direct_nothing_to_do(void **state)
     /* A positive cycle: stays empty. */
     static const int32_t tail[] = {0, 1}, head[] = {1, 0};
     static const int64_t cap[] = {4, 4}, cost[] = {3, 0}, sup[] = {0, 0};
-    direct_build(&d, 2, 2, tail, head, cap, cost, sup);
+    sc_direct_build(&d, 2, 2, tail, head, cap, cost, sup);
     assert_pl_ok(direct_solve(&d));
     assert_int_equal(d.flow[0], 0);
     assert_int_equal(d.flow[1], 0);
-    assert_int_equal(check_direct(&d), 0);
+    assert_int_equal(sc_direct_check(&d), 0);
     assert_int_equal(d.out.iterations, 0);
     direct_free(&d);
 }

@@ -132,61 +132,16 @@ static void test_potentials_certify_optimality(void **state)
 
 /* ---- the solver called directly on a normalised problem ------------------- */
 
-typedef struct direct_problem {
-    pl_flow_problem p;
-    int32_t first[16], arcs[32];
-    uint8_t inf[16];
-    int64_t flow[16], pot[16];
-    pl_flow_solution out;
-} direct_problem;
-
-/* Build the CSR residual view pl_flownet_normalise would hand the solver. */
-static void direct_build(direct_problem *d, int32_t n, int32_t m, const int32_t *tail,
-                         const int32_t *head, const int64_t *cap, const int64_t *cost,
-                         const int64_t *sup)
-{
-    memset(d, 0, sizeof *d);
-    for (int32_t a = 0; a < m; a++) {
-        d->first[tail[a] + 1]++;
-        d->first[head[a] + 1]++;
-    }
-    for (int32_t v = 0; v < n; v++)
-        d->first[v + 1] += d->first[v];
-    int32_t pos[16];
-    memcpy(pos, d->first, sizeof pos);
-    for (int32_t a = 0; a < m; a++) {
-        d->arcs[pos[tail[a]]++] = 2 * a;
-        d->arcs[pos[head[a]]++] = 2 * a + 1;
-    }
-    d->p = (pl_flow_problem){.n = n, .m = m, .tail = tail, .head = head, .cap = cap, .cost = cost,
-                             .supply = sup, .out_first = d->first, .out_arcs = d->arcs,
-                             .is_inf = d->inf, .cap_inf = 0};
-    d->out = (pl_flow_solution){.flow = d->flow, .potential = d->pot, .iterations = -1};
-}
-
 /* The solver's own certificate: every residual arc with capacity left has
  * non-negative reduced cost. Same network as test_negative_costs. */
 static void test_direct_residual_certificate(void **state)
 {
     (void)state;
-    static const int32_t tail[] = {0, 1, 0, 2, 1, 2}, head[] = {1, 3, 2, 3, 2, 1};
-    static const int64_t cap[] = {3, 3, 5, 5, 2, 9}, cost[] = {-2, 1, 1, 1, -3, 4};
-    static const int64_t sup[] = {4, 0, 0, -4};
-    direct_problem d;
-    direct_build(&d, 4, 6, tail, head, cap, cost, sup);
+    sc_direct d;
+    sc_direct_build(&d, 4, 6, sc_nc_tail, sc_nc_head, sc_nc_cap, sc_nc_cost, sc_nc_sup);
     assert_pl_ok(pl_solver_ssp.solve(&d.p, NULL, &d.out));
-    int64_t total = 0, lowest = INT64_MAX;
-    for (int32_t a = 0; a < 6; a++)
-        total += d.flow[a] * cost[a];
-    assert_int_equal(total, -7);
-    for (int32_t r = 0; r < 12; r++) {
-        if (pl_residual_cap(&d.p, d.flow, r) == 0)
-            continue;
-        int64_t rc = pl_residual_cost(&d.p, r) + d.pot[pl_residual_tail(&d.p, r)] -
-                     d.pot[pl_residual_head(&d.p, r)];
-        if (rc < 0)
-            fail_msg("residual arc %d has reduced cost %lld", r, (long long)rc);
-    }
+    assert_int_equal(sc_direct_check(&d), -7);
+    int64_t lowest = INT64_MAX;
     for (int32_t v = 0; v < 4; v++)
         lowest = d.pot[v] < lowest ? d.pot[v] : lowest;
     assert_int_equal(lowest, 0); /* potentials are reported shifted to minimum 0 */
@@ -201,8 +156,8 @@ static void test_direct_infeasible_amount(void **state)
     static const int32_t tail[] = {0, 1}, head[] = {1, 2};
     static const int64_t cap[] = {2, 10}, cost[] = {1, -1};
     static const int64_t sup[] = {9, 0, -13, 4};
-    direct_problem d;
-    direct_build(&d, 4, 2, tail, head, cap, cost, sup);
+    sc_direct d;
+    sc_direct_build(&d, 4, 2, tail, head, cap, cost, sup);
     assert_pl_status(pl_solver_ssp.solve(&d.p, NULL, &d.out), PL_EINFEASIBLE);
     assert_non_null(strstr(pl_last_error(), "11 units"));
 }
@@ -211,14 +166,14 @@ static void test_direct_infeasible_amount(void **state)
 static void test_direct_nothing_to_do(void **state)
 {
     (void)state;
-    direct_problem d;
-    direct_build(&d, 0, 0, NULL, NULL, NULL, NULL, NULL);
+    sc_direct d;
+    sc_direct_build(&d, 0, 0, NULL, NULL, NULL, NULL, NULL);
     assert_pl_ok(pl_solver_ssp.solve(&d.p, NULL, &d.out));
     assert_int_equal(d.out.iterations, 0);
 
     static const int32_t tail[] = {0, 1}, head[] = {1, 0};
     static const int64_t cap[] = {4, 4}, cost[] = {3, 0}, sup[] = {0, 0};
-    direct_build(&d, 2, 2, tail, head, cap, cost, sup);
+    sc_direct_build(&d, 2, 2, tail, head, cap, cost, sup);
     assert_pl_ok(pl_solver_ssp.solve(&d.p, NULL, &d.out));
     assert_int_equal(d.out.iterations, 0);
     assert_int_equal(d.flow[0], 0);
