@@ -410,6 +410,18 @@ void sc_random_change(pl_test_rng *r, pl_flownet *a, pl_flownet *b, int64_t max_
     }
 }
 
+void sc_small_change(pl_test_rng *r, pl_flownet *net)
+{
+    int32_t m = pl_flownet_arc_count(net), n = pl_flownet_node_count(net);
+    int32_t a = (int32_t)pl_test_range(r, 0, m - 1), v = (int32_t)pl_test_range(r, 0, n - 1);
+    int64_t b;
+    assert_pl_ok(pl_flownet_set_arc_cost(net, a, pl_test_range(r, -20, 20)));
+    assert_pl_ok(pl_flownet_get_supply(net, v, &b));
+    assert_pl_ok(pl_flownet_set_supply(net, v, b + 1));
+    assert_pl_ok(pl_flownet_get_supply(net, 0, &b));
+    assert_pl_ok(pl_flownet_set_supply(net, 0, b - 1));
+}
+
 /* ---- a solver called directly on a normalised problem ---------------------- */
 
 void sc_direct_build(sc_direct *d, int32_t n, int32_t m, const int32_t *tail, const int32_t *head,

@@ -32,6 +32,10 @@ pl_flownet *sc_loop_net(void);
  * two such networks (see solver_cases.c). */
 pl_flownet *sc_warm_net(pl_test_rng *r, int32_t n, int32_t m, int64_t max_cost);
 void sc_random_change(pl_test_rng *r, pl_flownet *a, pl_flownet *b, int64_t max_cost, int structural);
+/* A small change that may make the network infeasible: a random arc gets a
+ * random cost in -20..20, and one unit of supply moves from node 0 to a
+ * random node. */
+void sc_small_change(pl_test_rng *r, pl_flownet *net);
 
 /* ---- shared cases (state: the solver name) -------------------------------- */
 

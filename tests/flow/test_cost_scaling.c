@@ -414,7 +414,6 @@ static void test_warm_mixed_statuses(void **state)
     int failures = 0;
     for (int i = 0; i < 60; i++) {
         pl_flownet *net = pl_randnet(&rng, &o);
-        int32_t n = pl_flownet_node_count(net), m = pl_flownet_arc_count(net);
         for (int round = 0; round < 6; round++) {
             int64_t want = 0, got = 0;
             pl_status got_st = solve_cs(net, 0, 0, 0, NULL, &got);
@@ -427,13 +426,7 @@ static void test_warm_mixed_statuses(void **state)
              * scaling so the next round starts from its own solution. */
             if (want_st == PL_OK)
                 assert_pl_ok(solve_cs(net, 0, 0, 0, NULL, NULL));
-            int32_t a = (int32_t)pl_test_range(&rng, 0, m - 1), v = (int32_t)pl_test_range(&rng, 0, n - 1);
-            int64_t b;
-            assert_pl_ok(pl_flownet_set_arc_cost(net, a, pl_test_range(&rng, -20, 20)));
-            assert_pl_ok(pl_flownet_get_supply(net, v, &b));
-            assert_pl_ok(pl_flownet_set_supply(net, v, b + 1));
-            assert_pl_ok(pl_flownet_get_supply(net, 0, &b));
-            assert_pl_ok(pl_flownet_set_supply(net, 0, b - 1));
+            sc_small_change(&rng, net);
         }
         pl_flownet_free(net);
     }
