@@ -71,8 +71,10 @@ typedef struct pl_flow_problem {
      * with the previous solve's answer (a warm start, see ::PL_SOLVER_WARM_START):
      * flow within 0..cap (clipped to the current bounds, 0 on new or removed
      * arcs) but not necessarily meeting the current supplies, and potentials
-     * that need not certify it any more (costs may have changed; 0 on new
-     * nodes). Zero: both arrays are zero-filled.
+     * that need not certify it any more (costs may have changed; a node
+     * added since gets max(pi(h) - cost) over its residual arcs to older
+     * nodes, clamped to the older potentials' range, or 0 if it has none).
+     * Zero: both arrays are zero-filled.
      */
     int warm;
     /**

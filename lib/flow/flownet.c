@@ -207,9 +207,7 @@ static int32_t revive_node(pl_flownet *net)
     if (v < 0)
         return -1;
     net->node_dead[v] = PL_NODE_REVIVED;
-    net->supply[v] = 0;
-    if (v < net->warm_n)
-        net->pot[v] = 0;
+    net->supply[v] = 0; /* its potential: fresh_potentials() in solve.c, or a cold start */
     net->csr_valid = 0;
     net->structure_version++;
     pl_flownet_invalidate(net);

@@ -785,10 +785,8 @@ static pl_status run(cs_work *w)
      * a 1-optimal flow. */
     while (eps > 1 || excess) {
         eps = eps > w->alpha ? eps / w->alpha : 1;
-        if (!excess && price_refine(w, eps)) {
+        if (!excess && price_refine(w, eps))
             continue;
-        }
-        w->eps = eps;
         if ((st = refine(w, eps)) != PL_OK)
             return st;
         excess = 0;
