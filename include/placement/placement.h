@@ -9,5 +9,6 @@
 #include <placement/status.h>
 #include <placement/solver.h>
 #include <placement/flownet.h>
+#include <placement/topology.h>
 
 #endif

@@ -4,5 +4,6 @@
 
 int cmd_solve(int argc, char **argv);
 int cmd_solvers(int argc, char **argv);
+int cmd_topo(int argc, char **argv);
 
 #endif

@@ -11,6 +11,7 @@ static const struct command {
 } commands[] = {
     {"solve", cmd_solve, "solve a DIMACS min-cost-flow file with one or all solvers"},
     {"solvers", cmd_solvers, "list the available min-cost-flow solvers"},
+    {"topo", cmd_topo, "show a machine or cluster topology (hwloc, XML, JSON or builtin), as text or DOT"},
 };
 
 static void usage(FILE *f)

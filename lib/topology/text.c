@@ -1,0 +1,3 @@
+/* Placeholder: being written (issue 4). */
+#include "topology_impl.h"
+pl_status pl_topology_write_text(const pl_topology *t, FILE *f) { (void)t; (void)f; return pl_err(PL_EINTERNAL, "not implemented"); }

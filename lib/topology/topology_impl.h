@@ -1,0 +1,63 @@
+/* Internal layout of pl_topology, shared by the files of lib/topology. */
+#ifndef PL_TOPOLOGY_IMPL_H
+#define PL_TOPOLOGY_IMPL_H
+
+#include <placement/topology.h>
+#include "../core/core.h"
+
+/* Vertices and links are structure-of-arrays so that a 10,000-machine cluster
+ * (hundreds of thousands of vertices) costs a few allocations, not one per
+ * vertex; names live in one arena. Incidence lists are singly linked through
+ * half-links: half-link 2l is link l seen from its end a, 2l + 1 from b. */
+struct pl_topology {
+    int32_t n, nl;               /* vertices, links */
+    int64_t vcap, lcap;          /* allocated room */
+    uint8_t *kind;               /* [n] pl_vertex_kind */
+    int32_t *parent, *depth, *os_index;
+    int32_t *first_child, *last_child, *next_sibling;
+    int32_t first_root, last_root; /* roots chained through next_sibling */
+    int64_t *name_off;           /* [n] offset into names */
+    char *names;
+    int64_t names_len, names_cap;
+    int64_t *cap;                /* [n * PL_RES_COUNT] */
+    int64_t *used;               /* [n * PL_RES_COUNT] */
+    int32_t *first_inc, *last_inc; /* [n] first/last half-link, -1 if none */
+    int32_t *end;                /* [2 nl] vertex of each half-link: end[2l] = a, end[2l+1] = b */
+    int32_t *next_inc;           /* [2 nl] next half-link of the same vertex */
+    uint8_t *lkind;              /* [nl] */
+    int64_t *bw, *lat, *weight;  /* [nl] */
+};
+
+struct pl_topology_snapshot {
+    int32_t n;
+    int64_t *used;               /* [n * PL_RES_COUNT] */
+};
+
+#define PL_TOPO_MAX ((int32_t)0x7ffffffe)
+
+static inline const char *pl_topo_name(const pl_topology *t, int32_t v)
+{
+    return t->names + t->name_off[v];
+}
+
+static inline int64_t *pl_topo_cap(const pl_topology *t, int32_t v)
+{
+    return t->cap + (int64_t)v * PL_RES_COUNT;
+}
+
+static inline int64_t *pl_topo_used(const pl_topology *t, int32_t v)
+{
+    return t->used + (int64_t)v * PL_RES_COUNT;
+}
+
+/* Validate a handle and vertex id for a function named fn; sets the error. */
+PL_INTERNAL pl_status pl_topo_check_vertex(const pl_topology *t, int32_t v, const char *fn);
+
+/* Reserve room for extra vertices / links / name bytes (amortised growth). */
+PL_INTERNAL pl_status pl_topo_reserve(pl_topology *t, int64_t vertices, int64_t links, int64_t name_bytes);
+
+/* The array protocol of the list queries: copy k results, report ELIMIT. */
+PL_INTERNAL pl_status pl_topo_list_out(const int32_t *res, int32_t k, int32_t *out, int32_t cap,
+                                       int32_t *count, const char *fn);
+
+#endif
