@@ -325,11 +325,16 @@ pl_status pl_topology_path(const pl_topology *topo, int32_t a, int32_t b, int32_
                            int32_t cap, int32_t *count);
 
 /**
- * \brief Bottleneck bandwidth of the widest path between \p a and \p b: the
- *        largest, over all paths, of the smallest link bandwidth on the path
- *        (links of unknown bandwidth count as unlimited; INT64_MAX when every
- *        link of the best path is unknown or a == b).
- * \return ::PL_OK; ::PL_ENOTFOUND (no path); ::PL_EINVAL.
+ * \brief Bottleneck bandwidth of the best path between \p a and \p b: the
+ *        smallest link bandwidth along the shortest path by weight (of
+ *        equally short paths, the one whose bottleneck is largest). Links of
+ *        unknown bandwidth (0) do not limit it; INT64_MAX when no link of
+ *        the path has a known bandwidth or a == b.
+ * \note The shortest path rather than the widest one, because on-board
+ *       connections of unknown bandwidth (e.g. ::PL_LK_BOARD socket-machine
+ *       links) would otherwise make every detour through the machine vertex
+ *       look unlimited.
+ * \return ::PL_OK; ::PL_ENOTFOUND (no path); ::PL_EINVAL; ::PL_EOVERFLOW.
  */
 pl_status pl_topology_bottleneck_bw(const pl_topology *topo, int32_t a, int32_t b,
                                     int64_t *bw_bytes_per_s);

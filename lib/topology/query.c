@@ -160,12 +160,13 @@ pl_status pl_topology_subtree_amount(const pl_topology *t, int32_t v, int kind, 
 
 /* ---- Dijkstra ---------------------------------------------------------------------- */
 
-/* Scratch of one search; reused across the searches of a matrix. Keys are
- * distances (shortest path) or negated bottlenecks (widest path), so both
- * are min-heaps. */
+/* Scratch of one search; reused across the searches of a matrix. The key is
+ * lexicographic: path weight, then the negated bottleneck bandwidth, so that
+ * among equally short paths the one with the widest bottleneck wins. */
 typedef struct search {
     const pl_topology *t;
     int64_t *key;
+    int64_t *nbw;     /* -bottleneck bandwidth of the best path found */
     int32_t *via;     /* half-link a vertex was reached through, -1 at the source */
     int32_t *heap, *pos; /* pos: -1 never seen, -2 settled, else heap index */
     int32_t hsize;
@@ -178,12 +179,14 @@ static pl_status search_init(search *s, const pl_topology *t)
     size_t n = (size_t)t->n;
     *s = (search){.t = t};
     s->key = pl_alloc(n, sizeof *s->key);
+    s->nbw = pl_alloc(n, sizeof *s->nbw);
     s->via = pl_alloc(n, sizeof *s->via);
     s->heap = pl_alloc(n, sizeof *s->heap);
     s->pos = pl_alloc(n, sizeof *s->pos);
     s->seen = pl_alloc(n, sizeof *s->seen);
-    if (!s->key || !s->via || !s->heap || !s->pos || !s->seen) {
+    if (!s->key || !s->nbw || !s->via || !s->heap || !s->pos || !s->seen) {
         free(s->key);
+        free(s->nbw);
         free(s->via);
         free(s->heap);
         free(s->pos);
@@ -198,10 +201,16 @@ static pl_status search_init(search *s, const pl_topology *t)
 static void search_free(search *s)
 {
     free(s->key);
+    free(s->nbw);
     free(s->via);
     free(s->heap);
     free(s->pos);
     free(s->seen);
+}
+
+static int before(const search *s, int32_t a, int32_t b)
+{
+    return s->key[a] < s->key[b] || (s->key[a] == s->key[b] && s->nbw[a] < s->nbw[b]);
 }
 
 static void heap_set(search *s, int32_t i, int32_t v)
@@ -215,7 +224,7 @@ static void sift_up(search *s, int32_t i)
     int32_t v = s->heap[i];
     while (i > 0) {
         int32_t p = (i - 1) / 2;
-        if (s->key[s->heap[p]] <= s->key[v])
+        if (!before(s, v, s->heap[p]))
             break;
         heap_set(s, i, s->heap[p]);
         i = p;
@@ -232,9 +241,9 @@ static int32_t pop(search *s)
             int32_t c = 2 * i + 1;
             if (c >= s->hsize)
                 break;
-            if (c + 1 < s->hsize && s->key[s->heap[c + 1]] < s->key[s->heap[c]])
+            if (c + 1 < s->hsize && before(s, s->heap[c + 1], s->heap[c]))
                 c++;
-            if (s->key[s->heap[c]] >= s->key[v])
+            if (!before(s, s->heap[c], v))
                 break;
             heap_set(s, i, s->heap[c]);
             i = c;
@@ -245,18 +254,20 @@ static int32_t pop(search *s)
     return top;
 }
 
-static void offer(search *s, int32_t v, int64_t key, int32_t via)
+static void offer(search *s, int32_t v, int64_t key, int64_t nbw, int32_t via)
 {
     if (s->pos[v] == -2)
         return;
     if (s->pos[v] == -1) {
         s->seen[s->nseen++] = v;
         s->key[v] = key;
+        s->nbw[v] = nbw;
         s->via[v] = via;
         heap_set(s, s->hsize++, v);
         sift_up(s, s->hsize - 1);
-    } else if (key < s->key[v]) {
+    } else if (key < s->key[v] || (key == s->key[v] && nbw < s->nbw[v])) {
         s->key[v] = key;
+        s->nbw[v] = nbw;
         s->via[v] = via;
         sift_up(s, s->pos[v]);
     }
@@ -271,30 +282,24 @@ static void search_reset(search *s)
 }
 
 /* Run from src until every vertex with want[v] set is settled (want NULL:
- * until `target` is settled; target -1 and want NULL: everything).
- * widest = 0: key = path weight; 1: key = -bottleneck bandwidth. */
+ * until `target` is settled; target -1 and want NULL: everything). */
 static pl_status run_search(search *s, int32_t src, int32_t target, const uint8_t *want,
-                            int32_t nwant, int widest)
+                            int32_t nwant)
 {
     const pl_topology *t = s->t;
     search_reset(s);
-    offer(s, src, widest ? -INT64_MAX : 0, -1);
+    offer(s, src, 0, -INT64_MAX, -1);
     int32_t left = nwant;
     while (s->hsize > 0) {
         int32_t u = pop(s);
         if (u == target || (want && want[u] && --left == 0))
             break;
-        int64_t ku = s->key[u];
         for (int32_t h = t->first_inc[u]; h >= 0; h = t->next_inc[h]) {
             int32_t l = h / 2, v = t->end[h ^ 1];
-            int64_t k;
-            if (widest) {
-                int64_t bw = t->bw[l] ? t->bw[l] : INT64_MAX;
-                k = -bw > ku ? -bw : ku; /* -min(bottleneck, bw) */
-            } else if (pl_add_ovf(ku, t->weight[l], &k)) {
+            int64_t k, bw = t->bw[l] ? t->bw[l] : INT64_MAX;
+            if (pl_add_ovf(s->key[u], t->weight[l], &k))
                 return pl_err(PL_EOVERFLOW, "topology: path weight overflows int64");
-            }
-            offer(s, v, k, h);
+            offer(s, v, k, -bw > s->nbw[u] ? -bw : s->nbw[u], h); /* -min(bottleneck, bw) */
         }
     }
     return PL_OK;
@@ -325,7 +330,7 @@ pl_status pl_topology_distance(const pl_topology *t, int32_t a, int32_t b, int64
     search s;
     if ((st = search_init(&s, t)))
         return st;
-    if ((st = run_search(&s, a, b, NULL, 0, 0)) == PL_OK) {
+    if ((st = run_search(&s, a, b, NULL, 0)) == PL_OK) {
         if (s.pos[b] == -2)
             *weight = s.key[b];
         else
@@ -345,12 +350,12 @@ pl_status pl_topology_path(const pl_topology *t, int32_t a, int32_t b, int32_t *
     search s;
     if ((st = search_init(&s, t)))
         return st;
-    if ((st = run_search(&s, a, b, NULL, 0, 0)) == PL_OK && s.pos[b] != -2)
+    if ((st = run_search(&s, a, b, NULL, 0)) == PL_OK && s.pos[b] != -2)
         st = no_path(t, a, b, fn);
     if (st == PL_OK) {
         /* Collect backwards into the heap array (free now), then reverse. */
         int32_t k = 0;
-        for (int32_t v = b; s.via[v] >= 0; v = t->end[s.via[v] ^ 1])
+        for (int32_t v = b; s.via[v] >= 0; v = t->end[s.via[v]]) /* via: half-link at the predecessor */
             s.heap[k++] = s.via[v] / 2;
         for (int32_t i = 0; i < k / 2; i++) {
             int32_t x = s.heap[i];
@@ -372,9 +377,9 @@ pl_status pl_topology_bottleneck_bw(const pl_topology *t, int32_t a, int32_t b, 
     search s;
     if ((st = search_init(&s, t)))
         return st;
-    if ((st = run_search(&s, a, b, NULL, 0, 1)) == PL_OK) {
+    if ((st = run_search(&s, a, b, NULL, 0)) == PL_OK) {
         if (s.pos[b] == -2)
-            *bw = -s.key[b];
+            *bw = -s.nbw[b];
         else
             st = no_path(t, a, b, fn);
     }
@@ -413,7 +418,7 @@ pl_status pl_topology_distance_matrix(const pl_topology *t, const int32_t *verts
     for (int32_t i = 0; i < k && st == PL_OK; i++) {
         /* Stops once every wanted vertex is settled: a machine's GPUs are
          * found without exploring the rest of a large cluster. */
-        st = run_search(&s, verts[i], -1, want, distinct, 0);
+        st = run_search(&s, verts[i], -1, want, distinct);
         for (int32_t j = 0; j < k && st == PL_OK; j++)
             matrix[(int64_t)i * k + j] = s.pos[verts[j]] == -2 ? s.key[verts[j]] : -1;
     }

@@ -495,7 +495,7 @@ pl_status pl_topology_path_name(const pl_topology *t, int32_t v, char *buf, size
         const char *nm = pl_topo_name(t, anc[i]);
         size_t l = strlen(nm) + (i > 0);
         need += l;
-        if (len + l < size) {
+        if (len + l < size && need == len + l + 1) { /* whole components only, in order */
             snprintf(buf + len, size - len, "%s%s", i > 0 ? "/" : "", nm);
             len += l;
         }
