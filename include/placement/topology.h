@@ -433,14 +433,28 @@ pl_status pl_topology_load_hwloc(const pl_hwloc_opts *opts, pl_topology **out);
 pl_status pl_topology_load_xml(const char *path, pl_topology **out);
 
 /**
- * \brief Load a JSON cluster description (schema: doc/topology.md).
- * \return ::PL_OK; ::PL_EIO; ::PL_EPARSE (syntax or schema error: the message
- *         gives the JSON path of the bad field, e.g. "$.machines[2].count");
- *         ::PL_ENOTFOUND (unknown builtin template); ::PL_ENOMEM.
+ * \brief Load a JSON cluster description (schema and example:
+ *        doc/topology-json.md): machine templates (builtin, hwloc XML or an
+ *        inline tree) copied into racks or directly under a cluster root,
+ *        network links, extra links and pools of disaggregated devices.
+ *        A relative XML template path is relative to the JSON file's directory.
+ * \param[out] out the new topology (released with pl_topology_free()); NULL on error.
+ * \return ::PL_OK; ::PL_EIO (unreadable file, or unreadable XML template);
+ *         ::PL_EPARSE (syntax error: file:line:column; schema error: the
+ *         message gives the JSON path of the bad field, e.g.
+ *         "$.machines[2].count: expected an integer >= 1, got 0"; errors of a
+ *         template's loader keep their status, the JSON path prepended);
+ *         ::PL_ENOTFOUND (unknown builtin template); ::PL_EINVAL (NULL
+ *         argument); ::PL_ENOMEM.
  */
 pl_status pl_topology_load_json(const char *path, pl_topology **out);
 
-/** \brief pl_topology_load_json() from text in memory (\p length 0: strlen). */
+/**
+ * \brief pl_topology_load_json() from text in memory (\p length 0: strlen;
+ *        otherwise the first \p length bytes, no NUL needed). Relative XML
+ *        template paths are relative to the current directory; syntax errors
+ *        name the source "<string>".
+ */
 pl_status pl_topology_load_json_string(const char *text, size_t length, pl_topology **out);
 
 /**
