@@ -462,6 +462,11 @@ pl_status pl_topology_load_json_string(const char *text, size_t length, pl_topol
  *        sockets, 4 P100, NVLink pairs and GPU-socket NVLink), "dgx1"
  *        (8 V100, hybrid cube-mesh NVLink), "dgx2" (16 V100 on 12 NVSwitches),
  *        "2s4g-pcie" (2 sockets, 2 PCIe GPUs per socket, no NVLink).
+ *        Vertex names are the defaults "<kind><os_index>" ("package0",
+ *        "numa1", "pci-switch2", "nvswitch5", "gpu3") under a root named
+ *        "machine"; doc/topology-builtin.md gives every part, link and number
+ *        with its source.
+ * \param[out] out the machine, released with pl_topology_free(); NULL on error.
  * \return ::PL_OK; ::PL_ENOTFOUND (the message lists the names); ::PL_EINVAL; ::PL_ENOMEM.
  */
 pl_status pl_topology_builtin(const char *name, pl_topology **out);
@@ -471,13 +476,21 @@ const char *const *pl_topology_builtin_names(void);
 
 /**
  * \brief A homogeneous cluster: \p machines copies of \p machine_template
- *        (a topology whose roots are machines, e.g. a builtin), grouped into
- *        racks of \p machines_per_rack under one cluster root. Machine i is
- *        named "node<i>", rack r "rack<r>". Each machine is linked to its
+ *        (a topology with exactly one root, of kind ::PL_VK_MACHINE, e.g. a
+ *        builtin), grouped into racks of \p machines_per_rack under one
+ *        cluster root named "cluster". Machine i (the copy of the template's
+ *        root, with everything under it: capacities and allocations too) is
+ *        named "node<i>" and sits in rack i / machines_per_rack, named
+ *        "rack<r>"; so "cluster/rack1/node2/package1/gpu3" with a Minsky
+ *        template and 2 machines per rack. Each machine is linked to its
  *        rack and each rack to the cluster by ::PL_LK_NETWORK links of
- *        \p network_bw bytes/s (0: 12.5e9, 100 Gb/s).
- * \return ::PL_OK; ::PL_EINVAL (machines < 1, machines_per_rack < 1, template
- *         without a machine root); ::PL_ENOMEM.
+ *        \p network_bw bytes/s (0: 12.5e9, 100 Gb/s) and default weights
+ *        (40 machine-rack, 80 rack-cluster).
+ * \param[out] out the cluster, released with pl_topology_free(); NULL on error.
+ * \return ::PL_OK; ::PL_EINVAL (NULL argument, machines < 1,
+ *         machines_per_rack < 1, network_bw < 0, a template that is empty,
+ *         has several roots or a root that is not a machine, or a cluster
+ *         beyond the vertex/link limits); ::PL_ENOMEM.
  */
 pl_status pl_topology_cluster(const pl_topology *machine_template, int32_t machines,
                               int32_t machines_per_rack, int64_t network_bw, pl_topology **out);
@@ -488,6 +501,11 @@ pl_status pl_topology_cluster(const pl_topology *machine_template, int32_t machi
  * \brief Write a Graphviz DOT picture: vertices grouped in clusters by
  *        machine and socket, links labelled with kind and bandwidth,
  *        vertices with allocations shaded.
+ *
+ * An undirected "graph topology"; vertex v is node "v<v>" labelled with
+ * its name and kind on two lines; every machine and package opens a
+ * "subgraph cluster_<v>" holding its subtree; links are edges labelled "kind BW" ("nvlink 40
+ * GB/s"); a vertex with any allocated amount is style=filled, fillcolor=grey.
  * \return ::PL_OK; ::PL_EIO (write error); ::PL_EINVAL.
  */
 pl_status pl_topology_write_dot(const pl_topology *topo, FILE *f);
@@ -495,6 +513,15 @@ pl_status pl_topology_write_dot(const pl_topology *topo, FILE *f);
 /**
  * \brief Write a readable indented tree (kinds, names, capacities and free
  *        amounts), the links, and the GPU distance matrix of each machine.
+ *
+ * One line per vertex in preorder, indented by depth: "kind name [os N]"
+ * then each resource with a non-zero capacity as "res CAP (FREE free)"
+ * (bytes in GiB/MiB/KiB, bandwidth in GB/s). Then "links:" with one line
+ * per link: "PATH -- PATH  kind BW [LAT ns]  weight W". Then, per machine
+ * with GPUs, "gpu distances in PATH:" and the matrix of
+ * pl_topology_distance_matrix() over its GPUs in preorder ("-": no path).
+ * The matrices cost one bounded Dijkstra per GPU, each with scratch the
+ * size of the whole topology: a few seconds for 10,000 machines.
  * \return ::PL_OK; ::PL_EIO; ::PL_EINVAL; ::PL_ENOMEM.
  */
 pl_status pl_topology_write_text(const pl_topology *topo, FILE *f);

@@ -353,9 +353,11 @@ pl_status pl_topology_path(const pl_topology *t, int32_t a, int32_t b, int32_t *
     if ((st = run_search(&s, a, b, NULL, 0)) == PL_OK && s.pos[b] != -2)
         st = no_path(t, a, b, fn);
     if (st == PL_OK) {
-        /* Collect backwards into the heap array (free now), then reverse. */
+        /* Collect backwards into the heap array (free now), then reverse.
+         * via[v] is the half-link seen from the predecessor, so end[via[v]]
+         * is the predecessor. */
         int32_t k = 0;
-        for (int32_t v = b; s.via[v] >= 0; v = t->end[s.via[v]]) /* via: half-link at the predecessor */
+        for (int32_t v = b; s.via[v] >= 0; v = t->end[s.via[v]])
             s.heap[k++] = s.via[v] / 2;
         for (int32_t i = 0; i < k / 2; i++) {
             int32_t x = s.heap[i];

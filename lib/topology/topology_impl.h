@@ -60,4 +60,20 @@ PL_INTERNAL pl_status pl_topo_reserve(pl_topology *t, int64_t vertices, int64_t 
 PL_INTERNAL pl_status pl_topo_list_out(const int32_t *res, int32_t k, int32_t *out, int32_t cap,
                                        int32_t *count, const char *fn);
 
+/* Human units for the writers (text.c): bandwidth in decimal GB/s, MB/s,
+ * B/s ("40 GB/s", "15.75 GB/s"), bytes in binary GiB, MiB, KiB, B. */
+PL_INTERNAL void pl_topo_fmt_bw(char *buf, size_t size, int64_t bytes_per_s);
+PL_INTERNAL void pl_topo_fmt_bytes(char *buf, size_t size, int64_t bytes);
+
+/* Output stream of a writer that remembers the first failure, so a writer
+ * prints without checking each call and asks once at the end. */
+typedef struct pl_topo_out {
+    FILE *f;
+    int failed;
+} pl_topo_out;
+
+PL_INTERNAL void pl_topo_printf(pl_topo_out *o, const char *fmt, ...) PL_PRINTF(2, 3);
+/* Flush and report: PL_OK, or PL_EIO naming fn if any write failed. */
+PL_INTERNAL pl_status pl_topo_out_end(pl_topo_out *o, const char *fn);
+
 #endif

@@ -1,21 +1,96 @@
-/* Placeholder suite: being written (issue 4). */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
-#include <placement/placement.h>
+/* `placement topo`, run as a user would: outputs and exit codes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include "../common/testutil.h"
 
-static void test_placeholder(void **state)
+static char out[1 << 20];
+
+/* Run "placement ARGS"; capture stdout (and stderr if merge) into out;
+ * return the exit status. */
+static int run(const char *args, int merge)
 {
-    (void)state;
-    pl_topology *t = NULL;
-    assert_int_equal(pl_topology_create(&t), PL_OK);
-    pl_topology_free(t);
+    const char *bin = getenv("PL_PLACEMENT_BIN");
+    char cmd[PL_PATH_MAX + 512];
+    snprintf(cmd, sizeof cmd, "'%s' %s %s", bin ? bin : "placement", args,
+             merge ? "2>&1" : "2>/dev/null");
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_builtin_text(void **s)
+{
+    (void)s;
+    assert_int_equal(run("topo --builtin minsky", 0), 0);
+    assert_non_null(strstr(out, "machine machine\n"));
+    assert_non_null(strstr(out, "  gpu0    0    1   22   22\n"));
+    assert_non_null(strstr(out, "  gpu2   22   22    0    1\n"));
+    assert_int_equal(run("topo -b 2s4g-pcie", 0), 0);
+    assert_non_null(strstr(out, "  gpu0    0    2   24   24\n"));
+}
+
+static void test_builtin_dot(void **s)
+{
+    (void)s;
+    assert_int_equal(run("topo --builtin minsky --dot", 0), 0);
+    assert_int_equal(strncmp(out, "graph topology {", 16), 0);
+    assert_non_null(strstr(out, "subgraph cluster_"));
+    assert_non_null(strstr(out, "nvlink 40 GB/s"));
+}
+
+/* 3 machines, 2 per rack: racks 0 and 1 only, node2 alone in rack1, and a
+ * matrix for every machine. */
+static void test_cluster(void **s)
+{
+    (void)s;
+    assert_int_equal(run("topo --builtin minsky --machines 3 --per-rack 2", 0), 0);
+    assert_non_null(strstr(out, "cluster cluster\n  rack rack0\n    machine node0\n"));
+    assert_non_null(strstr(out, "gpu distances in cluster/rack1/node2:\n"));
+    assert_null(strstr(out, "rack2"));
+    assert_int_equal(run("topo --builtin dgx1 --machines 2 --network-bw 25000000000 --dot", 0), 0);
+    assert_non_null(strstr(out, "network 25 GB/s"));
+}
+
+static void test_errors(void **s)
+{
+    (void)s;
+    assert_int_equal(run("topo --builtin nosuch", 1), 1);
+    assert_non_null(strstr(out, "placement topo: "));
+    assert_non_null(strstr(out, "no builtin machine 'nosuch'"));
+    assert_int_equal(run("topo --frobnicate", 1), 2);
+    assert_non_null(strstr(out, "usage: placement topo"));
+    assert_int_equal(run("topo --builtin minsky --machines 0", 1), 2);
+    assert_non_null(strstr(out, "--machines wants an integer"));
+    assert_int_equal(run("topo --builtin minsky --per-rack 4", 1), 2);
+    assert_non_null(strstr(out, "need --machines"));
+    assert_int_equal(run("topo --builtin minsky --json x.json", 1), 2);
+    assert_non_null(strstr(out, "at most one of"));
+    assert_int_equal(run("topo --builtin minsky extra", 1), 2);
+    assert_non_null(strstr(out, "unexpected argument 'extra'"));
+    /* A loader failure is a library error: exit 1 with its message. */
+    assert_int_equal(run("topo --xml /nonexistent/file.xml", 1), 1);
+    assert_non_null(strstr(out, "placement topo: "));
+}
+
+static void test_help(void **s)
+{
+    (void)s;
+    assert_int_equal(run("topo --help", 0), 0);
+    assert_non_null(strstr(out, "usage: placement topo"));
+    assert_non_null(strstr(out, "minsky dgx1 dgx2 2s4g-pcie"));
 }
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_placeholder)};
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_builtin_text), cmocka_unit_test(test_builtin_dot),
+        cmocka_unit_test(test_cluster),      cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_help),
+    };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
