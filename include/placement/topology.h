@@ -412,6 +412,7 @@ typedef struct pl_hwloc_opts {
     int with_cores;              /**< Nonzero: add a ::PL_VK_CORE vertex per core (default: cores only counted). */
     int64_t intersocket_bw;      /**< Bandwidth of the links added between sockets, bytes/s (default 38.4e9, POWER8 X-Bus). */
     int64_t nvlink_bw_unit;      /**< Bytes/s per unit of the NVLinkBandwidth matrix (default 1e6: hwloc gives MB/s). */
+    int64_t board_bw;            /**< Bandwidth of the socket-machine ::PL_LK_BOARD links, the path out of the machine, bytes/s (default 15.75e9, PCIe 3.0 x16, as the builtin machines). */
 } pl_hwloc_opts;
 
 /** \brief Fill \p opts with the defaults. */

@@ -399,10 +399,10 @@ static pl_status add_cpu_links(hw_load *L)
         for (int32_t j = i + 1; j < n && st == PL_OK; j++)
             st = pl_topology_add_link(L->t, L->pkg_v[i], L->pkg_v[j], PL_LK_INTERSOCKET,
                                       L->o->intersocket_bw, 0, w[i * n + j], NULL);
-    /* The board link carries the inter-socket bandwidth so a detour through
-     * the machine never looks wider than the direct socket link. */
+    /* The board link is the socket's way out of the machine (to its NICs and
+     * the network): PCIe-class bandwidth, as in the builtin machines. */
     for (int32_t i = 0; i < n && st == PL_OK; i++)
-        st = pl_topology_add_link(L->t, L->machine, L->pkg_v[i], PL_LK_BOARD, L->o->intersocket_bw,
+        st = pl_topology_add_link(L->t, L->machine, L->pkg_v[i], PL_LK_BOARD, L->o->board_bw,
                                   0, 0, NULL);
     free(w);
     return st;
@@ -643,6 +643,7 @@ void pl_hwloc_opts_init(pl_hwloc_opts *opts)
     memset(opts, 0, sizeof *opts);
     opts->intersocket_bw = 38400000000LL;
     opts->nvlink_bw_unit = 1000000LL;
+    opts->board_bw = 15750000000LL;
 }
 
 pl_status pl_topology_load_hwloc(const pl_hwloc_opts *opts, pl_topology **out)
@@ -653,7 +654,7 @@ pl_status pl_topology_load_hwloc(const pl_hwloc_opts *opts, pl_topology **out)
     pl_hwloc_opts defaults;
     pl_hwloc_opts_init(&defaults);
     const pl_hwloc_opts *o = opts ? opts : &defaults;
-    if (o->intersocket_bw < 0 || o->nvlink_bw_unit < 0)
+    if (o->intersocket_bw < 0 || o->nvlink_bw_unit < 0 || o->board_bw < 0)
         return pl_err(PL_EINVAL, "pl_topology_load_hwloc: negative bandwidth option");
 
     hw_load L = {.o = o, .from_xml = o->xml_path || o->xml_buffer};

@@ -143,6 +143,42 @@ static void test_minsky(void **s)
  * 6, 7 are 2 hops: 0-1-5 (or 0-4-5), 0-2-6 (0-4-6), 0-3-7 (0-4-7); the
  * PCIe way is 1 + 1 + 20 + 1 + 1 = 24. GPU4's row mirrors it: neighbours
  * 0, 5, 6, 7; 1 via 0 or 5, 2 via 0 or 6, 3 via 0 or 7. */
+/* GPUs of t in os_index order (0..3), found by path name. */
+static void minsky_gpus(const pl_topology *t, int32_t g[4])
+{
+    static const char *const paths[4] = {"machine/package0/gpu0", "machine/package0/gpu1",
+                                         "machine/package1/gpu2", "machine/package1/gpu3"};
+    for (int i = 0; i < 4; i++)
+        assert_pl_ok(pl_topology_find(t, paths[i], &g[i]));
+}
+
+/* The builtin and the real machine's hwloc export agree on what placement
+ * reads: GPU distances and bandwidths (capacities differ: the export only
+ * lists the cores and memory the exporting job could see). */
+static void test_minsky_matches_its_xml(void **s)
+{
+    (void)s;
+    char path[PL_PATH_MAX];
+    pl_topology *b = builtin("minsky"), *x = NULL;
+    assert_pl_ok(pl_topology_load_xml(pl_test_data(path, "topologies/power8gpudistances.xml"), &x));
+    int32_t gb[4], gx[4];
+    minsky_gpus(b, gb);
+    minsky_gpus(x, gx);
+    int64_t mb[16], mx[16];
+    assert_pl_ok(pl_topology_distance_matrix(b, gb, 4, mb));
+    assert_pl_ok(pl_topology_distance_matrix(x, gx, 4, mx));
+    assert_memory_equal(mb, mx, sizeof mb);
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            int64_t bb, bx;
+            assert_pl_ok(pl_topology_bottleneck_bw(b, gb[i], gb[j], &bb));
+            assert_pl_ok(pl_topology_bottleneck_bw(x, gx[i], gx[j], &bx));
+            assert_int_equal(bb, bx);
+        }
+    pl_topology_free(b);
+    pl_topology_free(x);
+}
+
 static void test_dgx1(void **s)
 {
     (void)s;
@@ -176,10 +212,12 @@ static void test_dgx1(void **s)
         assert_int_equal(sum, 150000000000LL);
         assert_int_equal(nv, 4);
     }
-    /* The doubled links form the ring 0-3-2-1-5-6-7-4-0, so the widest path
-     * between any two GPUs is 50 GB/s even where the direct link is single. */
+    /* The bandwidth of the shortest path: GPU0-GPU1 is one single link
+     * (25 GB/s), although the doubled ring 0-3-2-1 would give 50 GB/s over
+     * three hops; GPU0-GPU7 is two hops either way (0-3-7: 50 then 25;
+     * 0-4-7: 50 and 50) and the tie goes to the wider path. */
     assert_int_equal(bottleneck(t, "machine/package0/pci-switch0/gpu0",
-                                "machine/package0/pci-switch0/gpu1"), 50000000000LL);
+                                "machine/package0/pci-switch0/gpu1"), 25000000000LL);
     assert_int_equal(bottleneck(t, "machine/package0/pci-switch0/gpu0",
                                 "machine/package1/pci-switch3/gpu7"), 50000000000LL);
     /* GPUs 0-3 hang under package 0, 4-7 under package 1, 2 per switch. */
@@ -548,6 +586,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names),           cmocka_unit_test(test_minsky),
+        cmocka_unit_test(test_minsky_matches_its_xml),
         cmocka_unit_test(test_dgx1),            cmocka_unit_test(test_dgx2),
         cmocka_unit_test(test_2s4g_pcie),       cmocka_unit_test(test_cluster_shape),
         cmocka_unit_test(test_cluster_distances), cmocka_unit_test(test_cluster_errors),

@@ -198,7 +198,7 @@ static void test_minsky_links(void **state)
     assert_int_equal(count_links(t, PL_LK_PCIE), 4);
     assert_int_equal(link_bw(t, find_link(t, g[2], p1, PL_LK_PCIE)), 15753846000LL);
     assert_int_equal(link_bw(t, find_link(t, p0, p1, PL_LK_INTERSOCKET)), 38400000000LL);
-    assert_int_equal(link_bw(t, find_link(t, m, p0, PL_LK_BOARD)), 38400000000LL);
+    assert_int_equal(link_bw(t, find_link(t, m, p0, PL_LK_BOARD)), 15750000000LL);
     /* 2 memory + 1 inter-socket + 2 board + 4 PCIe + 6 NVLink */
     assert_int_equal(pl_topology_link_count(t), 15);
 
@@ -227,6 +227,7 @@ static void test_minsky_options(void **state)
     pl_hwloc_opts_init(&o);
     assert_int_equal(o.intersocket_bw, 38400000000LL);
     assert_int_equal(o.nvlink_bw_unit, 1000000LL);
+    assert_int_equal(o.board_bw, 15750000000LL);
     assert_int_equal(o.with_cores, 0);
     assert_null(o.xml_path);
     assert_null(o.xml_buffer);
@@ -234,8 +235,13 @@ static void test_minsky_options(void **state)
     o.with_cores = 1;
     o.intersocket_bw = 10000000000LL;
     o.nvlink_bw_unit = 2000000LL;
+    o.board_bw = 7000000000LL;
     pl_topology *t = NULL;
     assert_pl_ok(pl_topology_load_hwloc(&o, &t));
+    int32_t mach, pk0;
+    assert_pl_ok(pl_topology_find(t, "machine", &mach));
+    assert_pl_ok(pl_topology_find(t, "machine/package0", &pk0));
+    assert_int_equal(link_bw(t, find_link(t, mach, pk0, PL_LK_BOARD)), 7000000000LL);
 
     int32_t cores[16];
     assert_int_equal(by_os_index(t, PL_VK_CORE, cores, 16), 8);
