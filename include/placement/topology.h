@@ -421,7 +421,7 @@ void pl_hwloc_opts_init(pl_hwloc_opts *opts);
 /**
  * \brief Build a one-machine topology with hwloc: the live machine (I/O
  *        devices enabled, so GPUs, NICs and NVMe appear; NUMA latencies from
- *        hwloc or libnuma) or an hwloc XML export. See doc/topology.md for
+ *        hwloc or libnuma) or an hwloc XML export. See doc/topology-hwloc.md for
  *        what becomes a vertex and a link.
  * \param opts NULL for the defaults (live machine).
  * \return ::PL_OK; ::PL_EPARSE (malformed XML: message from hwloc);
