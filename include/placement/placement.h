@@ -10,5 +10,8 @@
 #include <placement/solver.h>
 #include <placement/flownet.h>
 #include <placement/topology.h>
+#include <placement/job.h>
+#include <placement/interference.h>
+#include <placement/policy.h>
 
 #endif

@@ -1,0 +1,212 @@
+/**
+ * \file placement/job.h
+ * \brief Jobs: tasks with resource demands, the traffic between them, and
+ *        the constraints and goals a placement must respect (seed 002 sec.
+ *        4.1.1 and 4.2), plus job sets loaded from JSON.
+ *
+ * A job is a communication graph whose vertices are tasks (in seed 002 each
+ * task is one requested GPU) and whose undirected edges carry the traffic
+ * between two tasks. Traffic is a non-negative number in the job's own unit
+ * (bytes/s, or seed 002's qualitative 4 .. 1 for small .. large batches);
+ * policies normalise it by the machine's total bandwidth (sec. 4.1.1).
+ *
+ * The workload type and size ("bvlc_alexnet", "1") key the job into a
+ * profile set (placement/interference.h) for its solo and co-located run
+ * times.
+ *
+ * Life cycle: pl_job_create() -> add tasks, edges, set fields -> use (a job
+ * is read-only to policies) -> pl_job_free(). A pl_jobset owns jobs.
+ *
+ * Thread-safety: as topology.h: const functions may run concurrently.
+ */
+#ifndef PLACEMENT_JOB_H
+#define PLACEMENT_JOB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <placement/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** \defgroup pl_job Jobs
+ *  @{ */
+
+/** Opaque job handle. */
+typedef struct pl_job pl_job;
+/** Opaque ordered set of jobs (a queue, a trace). */
+typedef struct pl_jobset pl_jobset;
+
+/** What one task needs. Zero means "none of it". */
+typedef struct pl_task_demand {
+    int64_t gpus;          /**< Whole GPUs (seed 002: 1 per task). */
+    int64_t cores;         /**< CPU cores. */
+    int64_t memory;        /**< Main memory, bytes. */
+    int64_t gpu_memory;    /**< Memory on each of its GPUs, bytes. */
+    int64_t bandwidth;     /**< Memory / NVLink bandwidth it uses, bytes/s (the t_bw of seed 002). */
+} pl_task_demand;
+
+/** Description of an edge, filled by pl_job_edge(). */
+typedef struct pl_job_edge_info {
+    int32_t a, b;          /**< The two tasks. */
+    double traffic;        /**< >= 0. */
+} pl_job_edge_info;
+
+/* ---- life cycle and building -------------------------------------------- */
+
+/**
+ * \brief Create an empty job.
+ * \param name copied; NULL gives "job".
+ * \return ::PL_OK, ::PL_EINVAL (\p out NULL), ::PL_ENOMEM.
+ */
+pl_status pl_job_create(const char *name, pl_job **out);
+
+/** \brief Release a job. NULL is a no-op. A job owned by a jobset must not be freed directly. */
+void pl_job_free(pl_job *job);
+
+/** \brief Deep copy. \return ::PL_OK, ::PL_EINVAL, ::PL_ENOMEM. */
+pl_status pl_job_copy(const pl_job *job, pl_job **out);
+
+/**
+ * \brief Add a task.
+ * \param demand NULL for one GPU and nothing else.
+ * \param[out] id the task's index (0, 1, ...), may be NULL.
+ * \return ::PL_OK, ::PL_EINVAL (negative demand), ::PL_ENOMEM.
+ */
+pl_status pl_job_add_task(pl_job *job, const pl_task_demand *demand, int32_t *id);
+
+/**
+ * \brief Add (or, if the pair already has one, increase) the traffic between
+ *        tasks \p a and \p b.
+ * \return ::PL_OK; ::PL_EINVAL (bad ids, a == b, negative or non-finite traffic); ::PL_ENOMEM.
+ */
+pl_status pl_job_add_edge(pl_job *job, int32_t a, int32_t b, double traffic);
+
+/**
+ * \brief Join every pair of tasks with \p traffic: the complete graph of a
+ *        data-parallel job (seed 002: every Caffe GPU talks to every other
+ *        equally).
+ * \return as pl_job_add_edge().
+ */
+pl_status pl_job_add_all_to_all(pl_job *job, double traffic);
+
+/**
+ * \brief Set the workload type and size used to look the job up in a
+ *        profile set (e.g. "bvlc_alexnet", "1"). Copied; NULL clears.
+ * \return ::PL_OK, ::PL_EINVAL, ::PL_ENOMEM.
+ */
+pl_status pl_job_set_workload(pl_job *job, const char *type, const char *size);
+
+/** \brief Minimal utility in [0, 1] below which TOPO-AWARE-P postpones the job (default 0). \return ::PL_OK or ::PL_EINVAL. */
+pl_status pl_job_set_min_utility(pl_job *job, double min_utility);
+
+/** \brief Service-level objective: completion time goal in seconds from arrival, 0 = none (default). \return ::PL_OK or ::PL_EINVAL. */
+pl_status pl_job_set_slo(pl_job *job, double seconds);
+
+/** \brief Arrival time in seconds (default 0), for queues and traces. \return ::PL_OK or ::PL_EINVAL (negative, not finite). */
+pl_status pl_job_set_arrival(pl_job *job, double seconds);
+
+/** \brief Solo run time in seconds when no profile gives one (default 0 = unknown). \return ::PL_OK or ::PL_EINVAL. */
+pl_status pl_job_set_duration(pl_job *job, double seconds);
+
+/** \brief Require all tasks on one machine (default on, as in the SC17 artifact). \return ::PL_OK or ::PL_EINVAL. */
+pl_status pl_job_set_single_node(pl_job *job, int single_node);
+
+/**
+ * \brief Forbid tasks \p a and \p b from sharing a machine (anti-collocation).
+ * \return ::PL_OK; ::PL_EINVAL (bad ids, a == b); ::PL_ENOMEM.
+ */
+pl_status pl_job_add_anti_collocation(pl_job *job, int32_t a, int32_t b);
+
+/**
+ * \brief Restrict the job to machines whose name (last path component, e.g.
+ *        "node3") is in \p names; NULL or count 0 clears the filter.
+ * \return ::PL_OK, ::PL_EINVAL, ::PL_ENOMEM.
+ */
+pl_status pl_job_set_node_filter(pl_job *job, const char *const *names, int32_t count);
+
+/* ---- queries --------------------------------------------------------------------- */
+
+/** \brief The job's name (owned by the job). "" for NULL. */
+const char *pl_job_name(const pl_job *job);
+/** \brief Number of tasks (0 for NULL). */
+int32_t pl_job_task_count(const pl_job *job);
+/** \brief Number of edges (0 for NULL). */
+int32_t pl_job_edge_count(const pl_job *job);
+/** \brief Demand of task \p i. \return ::PL_OK or ::PL_EINVAL. */
+pl_status pl_job_task(const pl_job *job, int32_t i, pl_task_demand *demand);
+/** \brief Edge \p i. \return ::PL_OK or ::PL_EINVAL. */
+pl_status pl_job_edge(const pl_job *job, int32_t i, pl_job_edge_info *info);
+/** \brief Traffic between tasks \p a and \p b (0 if no edge). \return ::PL_OK or ::PL_EINVAL. */
+pl_status pl_job_traffic(const pl_job *job, int32_t a, int32_t b, double *traffic);
+/** \brief Sum of one resource over all tasks (e.g. the GPUs the job needs). \return ::PL_OK, ::PL_EINVAL, ::PL_EOVERFLOW. */
+pl_status pl_job_total_demand(const pl_job *job, pl_task_demand *total);
+/** \brief Workload type and size (owned by the job; "" when unset). */
+const char *pl_job_workload_type(const pl_job *job);
+/** \copydoc pl_job_workload_type */
+const char *pl_job_workload_size(const pl_job *job);
+/** \brief Minimal utility, SLO, arrival, duration (0 for NULL). */
+double pl_job_min_utility(const pl_job *job);
+/** \copydoc pl_job_min_utility */
+double pl_job_slo(const pl_job *job);
+/** \copydoc pl_job_min_utility */
+double pl_job_arrival(const pl_job *job);
+/** \copydoc pl_job_min_utility */
+double pl_job_duration(const pl_job *job);
+/** \brief Single-node constraint (1 for NULL, the default). */
+int pl_job_single_node(const pl_job *job);
+/** \brief Whether tasks \p a and \p b must not share a machine (0 for bad ids). */
+int pl_job_anti_collocated(const pl_job *job, int32_t a, int32_t b);
+/** \brief Whether the node filter admits a machine named \p name (1 when there is no filter). */
+int pl_job_admits_node(const pl_job *job, const char *name);
+
+/* ---- job sets ------------------------------------------------------------------- */
+
+/** \brief Create an empty job set. \return ::PL_OK, ::PL_EINVAL, ::PL_ENOMEM. */
+pl_status pl_jobset_create(pl_jobset **out);
+/** \brief Release a set and every job it owns. NULL is a no-op. */
+void pl_jobset_free(pl_jobset *set);
+/**
+ * \brief Append a job; the set takes ownership (also on failure: the job is then freed).
+ * \param[out] index its position (may be NULL).
+ * \return ::PL_OK, ::PL_EINVAL, ::PL_ENOMEM.
+ */
+pl_status pl_jobset_add(pl_jobset *set, pl_job *job, int32_t *index);
+/** \brief Number of jobs (0 for NULL). */
+int32_t pl_jobset_count(const pl_jobset *set);
+/** \brief Job \p i, owned by the set; NULL if out of range. */
+pl_job *pl_jobset_get(const pl_jobset *set, int32_t i);
+
+/**
+ * \brief Load jobs from a JSON file (schema: doc/jobs.md): an object
+ *        {"jobs": [ {...}, ... ]}, each job with its tasks (or a GPU count),
+ *        edges, workload, constraints and goals.
+ * \return ::PL_OK; ::PL_EIO; ::PL_EPARSE (message with file:line:col for
+ *         syntax errors, the JSON path of a bad field, e.g.
+ *         "$.jobs[3].tasks[0].gpus"); ::PL_ENOMEM. *out is NULL on error.
+ */
+pl_status pl_jobset_load_json(const char *path, pl_jobset **out);
+/** \brief pl_jobset_load_json() from text (\p length 0: strlen). */
+pl_status pl_jobset_load_json_string(const char *text, size_t length, pl_jobset **out);
+
+/**
+ * \brief Load an SC17 artifact workload file (`workloads-*.json`: an object
+ *        of jobs keyed "0", "1", ... with arrival, gpus, mem (GB), tasks
+ *        (cores), minimal_utility, size (batch) and type), in id order. Each
+ *        job gets `gpus` tasks of one GPU each (the cores and memory split
+ *        over them), all-to-all traffic 4, 3, 2, 1 for batch 1, 4, 64, 128
+ *        (seed 002 sec. 5: "ranging from 4 to 1"), the single-node
+ *        constraint, and its workload type and size.
+ * \return as pl_jobset_load_json().
+ */
+pl_status pl_jobset_load_sc17(const char *path, pl_jobset **out);
+/** \brief pl_jobset_load_sc17() from text (\p length 0: strlen). */
+pl_status pl_jobset_load_sc17_string(const char *text, size_t length, pl_jobset **out);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PLACEMENT_JOB_H */

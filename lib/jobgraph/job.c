@@ -1,0 +1,2 @@
+/* Placeholder: being written (issue 5). */
+#include "../core/core.h"
