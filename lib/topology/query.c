@@ -321,70 +321,62 @@ static pl_status no_path(const pl_topology *t, int32_t a, int32_t b, const char 
                   pl_topo_name(t, a), a, pl_topo_name(t, b), b);
 }
 
+/* One search from a to b for the pair queries: on PL_OK, b is settled and
+ * the caller reads its key, bottleneck or predecessors, then search_free(). */
+static pl_status pair_search(search *s, const pl_topology *t, int32_t a, int32_t b,
+                             const void *out, const char *fn)
+{
+    pl_status st = check_pair(t, a, b, out, fn);
+    if (st || (st = search_init(s, t)))
+        return st;
+    if ((st = run_search(s, a, b, NULL, 0)) == PL_OK && s->pos[b] != -2)
+        st = no_path(t, a, b, fn);
+    if (st)
+        search_free(s);
+    return st;
+}
+
 pl_status pl_topology_distance(const pl_topology *t, int32_t a, int32_t b, int64_t *weight)
 {
-    const char *fn = "pl_topology_distance";
-    pl_status st = check_pair(t, a, b, weight, fn);
+    search s;
+    pl_status st = pair_search(&s, t, a, b, weight, "pl_topology_distance");
     if (st)
         return st;
-    search s;
-    if ((st = search_init(&s, t)))
-        return st;
-    if ((st = run_search(&s, a, b, NULL, 0)) == PL_OK) {
-        if (s.pos[b] == -2)
-            *weight = s.key[b];
-        else
-            st = no_path(t, a, b, fn);
-    }
+    *weight = s.key[b];
     search_free(&s);
-    return st;
+    return PL_OK;
+}
+
+pl_status pl_topology_bottleneck_bw(const pl_topology *t, int32_t a, int32_t b, int64_t *bw)
+{
+    search s;
+    pl_status st = pair_search(&s, t, a, b, bw, "pl_topology_bottleneck_bw");
+    if (st)
+        return st;
+    *bw = -s.nbw[b];
+    search_free(&s);
+    return PL_OK;
 }
 
 pl_status pl_topology_path(const pl_topology *t, int32_t a, int32_t b, int32_t *links, int32_t cap,
                            int32_t *count)
 {
-    const char *fn = "pl_topology_path";
-    pl_status st = check_pair(t, a, b, count, fn);
+    search s;
+    pl_status st = pair_search(&s, t, a, b, count, "pl_topology_path");
     if (st)
         return st;
-    search s;
-    if ((st = search_init(&s, t)))
-        return st;
-    if ((st = run_search(&s, a, b, NULL, 0)) == PL_OK && s.pos[b] != -2)
-        st = no_path(t, a, b, fn);
-    if (st == PL_OK) {
-        /* Collect backwards into the heap array (free now), then reverse.
-         * via[v] is the half-link seen from the predecessor, so end[via[v]]
-         * is the predecessor. */
-        int32_t k = 0;
-        for (int32_t v = b; s.via[v] >= 0; v = t->end[s.via[v]])
-            s.heap[k++] = s.via[v] / 2;
-        for (int32_t i = 0; i < k / 2; i++) {
-            int32_t x = s.heap[i];
-            s.heap[i] = s.heap[k - 1 - i];
-            s.heap[k - 1 - i] = x;
-        }
-        st = pl_topo_list_out(s.heap, k, links, cap, count, fn);
+    /* Collect backwards into the heap array (free now), then reverse.
+     * via[v] is the half-link seen from the predecessor, so end[via[v]] is
+     * the predecessor. */
+    int32_t k = 0;
+    for (int32_t v = b; s.via[v] >= 0; v = t->end[s.via[v]])
+        s.heap[k++] = s.via[v] / 2;
+    for (int32_t i = 0; i < k / 2; i++) {
+        int32_t x = s.heap[i];
+        s.heap[i] = s.heap[k - 1 - i];
+        s.heap[k - 1 - i] = x;
     }
-    search_free(&s);
-    return st;
-}
-
-pl_status pl_topology_bottleneck_bw(const pl_topology *t, int32_t a, int32_t b, int64_t *bw)
-{
-    const char *fn = "pl_topology_bottleneck_bw";
-    pl_status st = check_pair(t, a, b, bw, fn);
-    if (st)
-        return st;
-    search s;
-    if ((st = search_init(&s, t)))
-        return st;
-    if ((st = run_search(&s, a, b, NULL, 0)) == PL_OK) {
-        if (s.pos[b] == -2)
-            *bw = -s.nbw[b];
-        else
-            st = no_path(t, a, b, fn);
-    }
+    st = pl_topo_list_out(s.heap, k, links, cap, count, "pl_topology_path");
     search_free(&s);
     return st;
 }
