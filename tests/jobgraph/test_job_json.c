@@ -159,7 +159,7 @@ static void test_schema_errors(void **state)
          "$.jobs[0].edges[0]: a task cannot be paired with itself"},
         {"{\"jobs\": [{\"gpus\": 2, \"edges\": [{\"a\": 0, \"b\": 1}]}]}", "$.jobs[0].edges[0].traffic: missing"},
         {"{\"jobs\": [{\"gpus\": 2, \"edges\": [{\"a\": 0, \"b\": 1, \"traffic\": -2}]}]}",
-         "$.jobs[0].edges[0].traffic: expected a number >= 0, got -1"},
+         "$.jobs[0].edges[0].traffic: expected a number >= 0, got -2"},
         {"{\"jobs\": [{\"gpus\": 2, \"edges\": [{\"a\": 0, \"b\": 1, \"weight\": 2}]}]}",
          "$.jobs[0].edges[0].weight: unknown key (expected one of: a, b, traffic)"},
         {"{\"jobs\": [{\"gpus\": 2, \"traffic\": -1}]}", "$.jobs[0].traffic: expected a number >= 0, got -1"},
