@@ -142,7 +142,10 @@ static pl_status add_edge(pl_job *job, int32_t a, int32_t b, double traffic)
 {
     int32_t e = find_edge(job, a, b);
     if (e >= 0) {
-        job->edges[e].traffic += traffic;
+        double sum = job->edges[e].traffic + traffic;
+        if (!isfinite(sum))
+            return pl_err(PL_EINVAL, "pl_job_add_edge: traffic %d-%d would overflow to infinity", (int)a, (int)b);
+        job->edges[e].traffic = sum;
         return PL_OK;
     }
     if (job->nedges >= INT32_MAX)
