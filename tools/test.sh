@@ -33,7 +33,10 @@ run_c_suites() {
 }
 
 run_c_suites "C" build
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+# HWLOC_COMPONENTS=-pci: hwloc's PCI plugin (libpciaccess) leaks about 1 KB
+# per live discovery inside the plugin, which hwloc unloads before LeakSanitizer
+# reports it (so no suppression can name it); XML loads do not use the plugin.
+HWLOC_COMPONENTS=-pci ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   run_c_suites "C (ASan+UBSan)" build-asan -Db_sanitize=address,undefined -Db_lundef=false
 
 echo "== summary"
