@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "json_util.h"
+#include "job_impl.h"
+#include "../core/json.h"
 
 /* The artifact's "mem" is in GB; the builtin machines count memory in GiB
  * (a 16 GB P100 is 16 GiB there), so GB is read as 2^30 bytes to keep a
@@ -52,9 +53,9 @@ static double batch_traffic(const char *size)
 
 static pl_status required(const json_t *obj, const char *path, const char *key, const json_t **v, char *sub)
 {
-    pl_jj_key(sub, path, key);
+    pl_json_key(sub, path, key);
     *v = json_object_get(obj, key);
-    return *v ? PL_OK : pl_jj_fail(sub, "missing (the SC17 format requires it)");
+    return *v ? PL_OK : pl_json_fail(sub, "missing (the SC17 format requires it)");
 }
 
 /* The batch size as text: the artifact writes "64"; 64 is accepted too. */
@@ -67,8 +68,8 @@ static pl_status batch_size(const json_t *v, const char *path, char *buf, size_t
         return PL_OK;
     }
     if (!json_is_number(v))
-        return pl_jj_expect(v, JSON_STRING, path);
-    if ((st = pl_jj_int(v, path, 0, INT64_MAX, &x)))
+        return pl_json_expect(v, JSON_STRING, path);
+    if ((st = pl_json_int(v, path, 0, INT64_MAX, &x)))
         return st;
     snprintf(buf, n, "%lld", (long long)x);
     return PL_OK;
@@ -78,37 +79,37 @@ static pl_status load_job(const entry *e, pl_job **out)
 {
     static const char *const keys[] = {"arrival", "color", "gpus", "id", "mem", "minimal_utility",
                                        "size", "tasks", "time", "type", NULL};
-    char path[PL_JP], sub[PL_JP], size[64], name[32];
+    char path[PL_JSON_PATH], sub[PL_JSON_PATH], size[64], name[32];
     const json_t *v;
     int64_t gpus, cores, id;
     double arrival, mem, min_utility = 0;
     pl_status st;
     *out = NULL;
     snprintf(path, sizeof path, "$[\"%s\"]", e->key);
-    if ((st = pl_jj_expect(e->job, JSON_OBJECT, path)) || (st = pl_jj_check_keys(e->job, path, keys)))
+    if ((st = pl_json_expect(e->job, JSON_OBJECT, path)) || (st = pl_json_check_keys(e->job, path, keys)))
         return st;
-    if ((st = required(e->job, path, "arrival", &v, sub)) || (st = pl_jj_number(v, sub, 0, INFINITY, &arrival)))
+    if ((st = required(e->job, path, "arrival", &v, sub)) || (st = pl_json_number(v, sub, 0, INFINITY, &arrival)))
         return st;
-    if ((st = required(e->job, path, "gpus", &v, sub)) || (st = pl_jj_int(v, sub, 1, MAX_GPUS, &gpus)))
+    if ((st = required(e->job, path, "gpus", &v, sub)) || (st = pl_json_int(v, sub, 1, MAX_GPUS, &gpus)))
         return st;
-    if ((st = required(e->job, path, "tasks", &v, sub)) || (st = pl_jj_int(v, sub, 0, INT64_MAX, &cores)))
+    if ((st = required(e->job, path, "tasks", &v, sub)) || (st = pl_json_int(v, sub, 0, INT64_MAX, &cores)))
         return st;
-    if ((st = required(e->job, path, "mem", &v, sub)) || (st = pl_jj_number(v, sub, 0, 8.0e9, &mem)))
+    if ((st = required(e->job, path, "mem", &v, sub)) || (st = pl_json_number(v, sub, 0, 8.0e9, &mem)))
         return st;
     if ((st = required(e->job, path, "size", &v, sub)) || (st = batch_size(v, sub, size, sizeof size)))
         return st;
-    if ((st = required(e->job, path, "type", &v, sub)) || (st = pl_jj_expect(v, JSON_STRING, sub)))
+    if ((st = required(e->job, path, "type", &v, sub)) || (st = pl_json_expect(v, JSON_STRING, sub)))
         return st;
     const char *type = json_string_value(v);
-    pl_jj_key(sub, path, "minimal_utility");
-    if ((v = json_object_get(e->job, "minimal_utility")) && (st = pl_jj_number(v, sub, 0, 1, &min_utility)))
+    pl_json_key(sub, path, "minimal_utility");
+    if ((v = json_object_get(e->job, "minimal_utility")) && (st = pl_json_number(v, sub, 0, 1, &min_utility)))
         return st;
-    pl_jj_key(sub, path, "id");
+    pl_json_key(sub, path, "id");
     if ((v = json_object_get(e->job, "id"))) {
-        if ((st = pl_jj_int(v, sub, 0, INT64_MAX, &id)))
+        if ((st = pl_json_int(v, sub, 0, INT64_MAX, &id)))
             return st;
         if (id != e->id)
-            return pl_jj_fail(sub, "the id %lld differs from the job's key \"%s\"", (long long)id, e->key);
+            return pl_json_fail(sub, "the id %lld differs from the job's key \"%s\"", (long long)id, e->key);
     }
 
     /* 8e9 GB * 2^30 < 2^63, so the product fits. */
@@ -138,7 +139,7 @@ static pl_status load_job(const entry *e, pl_job **out)
         st = pl_job_set_single_node(job, 1);
     if (st) {
         pl_job_free(job);
-        return pl_jj_prefixed(st, path);
+        return pl_json_prefixed(st, path);
     }
     *out = job;
     return PL_OK;
@@ -149,17 +150,17 @@ static pl_status load_doc(json_t *doc, pl_jobset **out)
     entry *entries = NULL;
     pl_jobset *set = NULL;
     size_t n = 0;
-    pl_status st = pl_jj_expect(doc, JSON_OBJECT, "$");
+    pl_status st = pl_json_expect(doc, JSON_OBJECT, "$");
     if (!st && json_object_size(doc) > 0 && !(entries = pl_alloc(json_object_size(doc), sizeof *entries)))
         st = PL_ENOMEM;
     if (!st) {
         const char *key;
         json_t *val;
         json_object_foreach(doc, key, val) {
-            char sub[PL_JP];
+            char sub[PL_JSON_PATH];
             if (!parse_id(key, &entries[n].id)) {
                 snprintf(sub, sizeof sub, "$[\"%.200s\"]", key);
-                st = pl_jj_fail(sub, "expected a job id (\"0\", \"1\", ...) as the key");
+                st = pl_json_fail(sub, "expected a job id (\"0\", \"1\", ...) as the key");
                 break;
             }
             entries[n].key = key;
@@ -193,7 +194,7 @@ pl_status pl_jobset_load_sc17_string(const char *text, size_t length, pl_jobset 
         return pl_err(PL_EINVAL, "pl_jobset_load_sc17_string: NULL argument");
     *out = NULL;
     json_t *doc;
-    pl_status st = pl_jj_parse_text(text, length, &doc);
+    pl_status st = pl_json_parse_text(text, length, &doc);
     return st ? st : load_doc(doc, out);
 }
 
@@ -203,6 +204,6 @@ pl_status pl_jobset_load_sc17(const char *path, pl_jobset **out)
         return pl_err(PL_EINVAL, "pl_jobset_load_sc17: NULL argument");
     *out = NULL;
     json_t *doc;
-    pl_status st = pl_jj_parse_file("pl_jobset_load_sc17", path, &doc);
+    pl_status st = pl_json_parse_file("pl_jobset_load_sc17", path, &doc);
     return st ? st : load_doc(doc, out);
 }

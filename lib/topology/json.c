@@ -9,9 +9,8 @@
 #include <string.h>
 #include <jansson.h>
 #include "topology_impl.h"
+#include "../core/json.h"
 
-/* Room for a JSON path; deeper paths are cut (the message stays useful). */
-#define JP 512
 
 /* A machine template kept apart from its root so that each copy's root can
  * be added under its own name ("node3") and the rest grafted below it:
@@ -47,159 +46,33 @@ typedef struct loader {
     netopts net;
 } loader;
 
-/* ---- messages and paths ------------------------------------------------------- */
-
-static pl_status fail(const char *path, const char *fmt, ...) PL_PRINTF(2, 3);
-static pl_status fail(const char *path, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return pl_err(PL_EPARSE, "%s: %s", path, msg);
-}
-
-/* Put path in front of the message of a failed call, keeping its status. */
-static pl_status prefixed(pl_status st, const char *path)
-{
-    char msg[768];
-    snprintf(msg, sizeof msg, "%s", pl_last_error());
-    return pl_err(st, "%s: %s", path, msg);
-}
-
-static void jp(char *out, const char *fmt, ...) PL_PRINTF(2, 3);
-static void jp(char *out, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(out, JP, fmt, ap);
-    va_end(ap);
-}
-
-/* "$.a.key", or "$.a[\"odd key\"]" when the key is not a plain word. */
-static void jp_key(char *out, const char *parent, const char *key)
-{
-    int plain = *key != '\0';
-    for (const char *c = key; *c; c++)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-              *c == '_' || *c == '-'))
-            plain = 0;
-    if (plain)
-        jp(out, "%s.%s", parent, key);
-    else
-        jp(out, "%s[\"%s\"]", parent, key);
-}
-
-static void describe(const json_t *v, char *buf, size_t n)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: snprintf(buf, n, "an object"); break;
-    case JSON_ARRAY: snprintf(buf, n, "an array"); break;
-    case JSON_STRING: snprintf(buf, n, "the string \"%.40s\"", json_string_value(v)); break;
-    case JSON_INTEGER: snprintf(buf, n, "%lld", (long long)json_integer_value(v)); break;
-    case JSON_REAL: snprintf(buf, n, "%.17g", json_real_value(v)); break;
-    case JSON_TRUE: snprintf(buf, n, "true"); break;
-    case JSON_FALSE: snprintf(buf, n, "false"); break;
-    default: snprintf(buf, n, "null"); break;
-    }
-}
-
-static const char *type_name(json_type type)
-{
-    switch (type) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    default: return "a number";
-    }
-}
-
-/* ---- typed access ---------------------------------------------------------------- */
-
-static pl_status expect(const json_t *v, json_type type, const char *path)
-{
-    if (json_typeof(v) == type)
-        return PL_OK;
-    char got[64];
-    describe(v, got, sizeof got);
-    return fail(path, "expected %s, got %s", type_name(type), got);
-}
-
-/* Refuse keys outside the NULL-terminated list keys. */
-static pl_status check_keys(const json_t *obj, const char *path, const char *const *keys)
-{
-    const char *key;
-    json_t *val;
-    json_object_foreach((json_t *)obj, key, val) {
-        int known = 0;
-        for (const char *const *k = keys; *k && !known; k++)
-            known = !strcmp(key, *k);
-        if (!known) {
-            char list[256] = "", sub[JP];
-            size_t len = 0;
-            for (const char *const *k = keys; *k && len < sizeof list; k++)
-                len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", k == keys ? "" : ", ", *k);
-            jp_key(sub, path, key);
-            return fail(sub, "unknown key (expected one of: %s)", list);
-        }
-    }
-    return PL_OK;
-}
+/* ---- typed access (shared helpers: lib/core/json.h) ---------------------------- */
 
 /* obj[key] into *out (NULL when absent and optional); its path into sub. */
 static pl_status member(const json_t *obj, const char *path, const char *key, json_type type,
                         int required, const json_t **out, char *sub)
 {
-    jp_key(sub, path, key);
+    pl_json_key(sub, path, key);
     *out = json_object_get(obj, key);
     if (!*out)
-        return required ? fail(sub, "missing (%s is required)", type_name(type)) : PL_OK;
-    return expect(*out, type, sub);
-}
-
-/* A whole number in [min, max]: JSON integers, or reals with no fraction
- * (bandwidths are naturally written 12.5e9). */
-static pl_status int_value(const json_t *v, const char *path, int64_t min, int64_t max, int64_t *out)
-{
-    char got[64];
-    int64_t x;
-    describe(v, got, sizeof got);
-    if (json_is_integer(v)) {
-        x = json_integer_value(v);
-    } else if (json_is_real(v)) {
-        double d = json_real_value(v);
-        /* 2^63 is the first double above INT64_MAX. */
-        if (d >= 9223372036854775808.0)
-            return fail(path, "expected an integer <= %lld, got %s", (long long)max, got);
-        if (!(d >= -9223372036854775808.0) || (double)(int64_t)d != d)
-            return fail(path, "expected an integer >= %lld, got %s", (long long)min, got);
-        x = (int64_t)d;
-    } else {
-        return fail(path, "expected an integer >= %lld, got %s", (long long)min, got);
-    }
-    if (x < min)
-        return fail(path, "expected an integer >= %lld, got %s", (long long)min, got);
-    if (x > max)
-        return fail(path, "expected an integer <= %lld, got %s", (long long)max, got);
-    *out = x;
-    return PL_OK;
+        return required ? pl_json_fail(sub, "missing (%s is required)", pl_json_type_name(type)) : PL_OK;
+    return pl_json_expect(*out, type, sub);
 }
 
 static pl_status opt_int(const json_t *obj, const char *path, const char *key, int64_t min,
                          int64_t max, int64_t dflt, int64_t *out)
 {
-    char sub[JP];
-    jp_key(sub, path, key);
+    char sub[PL_JSON_PATH];
+    pl_json_key(sub, path, key);
     const json_t *v = json_object_get(obj, key);
     *out = dflt;
-    return v ? int_value(v, sub, min, max, out) : PL_OK;
+    return v ? pl_json_int(v, sub, min, max, out) : PL_OK;
 }
 
 static pl_status get_string(const json_t *obj, const char *path, const char *key, int required,
                             const char *dflt, const char **out)
 {
-    char sub[JP];
+    char sub[PL_JSON_PATH];
     const json_t *v;
     pl_status st = member(obj, path, key, JSON_STRING, required, &v, sub);
     *out = v ? json_string_value(v) : dflt;
@@ -214,9 +87,9 @@ static pl_status get_name(const json_t *obj, const char *path, const char *key, 
     if (st || !*out)
         return st;
     if (**out == '\0' || strchr(*out, '/')) {
-        char sub[JP];
-        jp_key(sub, path, key);
-        return fail(sub, "a name must be non-empty and may not contain '/', got \"%.40s\"", *out);
+        char sub[PL_JSON_PATH];
+        pl_json_key(sub, path, key);
+        return pl_json_fail(sub, "a name must be non-empty and may not contain '/', got \"%.40s\"", *out);
     }
     return PL_OK;
 }
@@ -224,12 +97,12 @@ static pl_status get_name(const json_t *obj, const char *path, const char *key, 
 static pl_status get_vertex_kind(const json_t *obj, const char *path, pl_vertex_kind *kind)
 {
     const char *s;
-    char sub[JP];
+    char sub[PL_JSON_PATH];
     pl_status st = get_string(obj, path, "kind", 1, NULL, &s);
     if (st)
         return st;
-    jp_key(sub, path, "kind");
-    return pl_vertex_kind_parse(s, kind) ? prefixed(PL_EPARSE, sub) : PL_OK;
+    pl_json_key(sub, path, "kind");
+    return pl_vertex_kind_parse(s, kind) ? pl_json_prefixed(PL_EPARSE, sub) : PL_OK;
 }
 
 /* Resolve a '/'-separated path of names below base ("." is base itself),
@@ -246,7 +119,7 @@ static pl_status find_under(const pl_topology *t, int32_t base, const char *rel,
             while (c >= 0 && (strlen(pl_topo_name(t, c)) != len || strncmp(pl_topo_name(t, c), p, len)))
                 c = t->next_sibling[c];
             if (c < 0)
-                return fail(path, "no vertex \"%.200s\": nothing named \"%.*s\" under \"%s\"", rel,
+                return pl_json_fail(path, "no vertex \"%.200s\": nothing named \"%.*s\" under \"%s\"", rel,
                             (int)len, p, pl_topo_name(t, cur));
             cur = c;
             if (!slash)
@@ -277,9 +150,9 @@ static pl_status link_params(const json_t *obj, const char *path, pl_link_kind d
         (st = opt_int(obj, path, "weight", 1, INT64_MAX, 0, &p->weight)))
         return st;
     if (ks && pl_link_kind_parse(ks, &p->kind)) {
-        char sub[JP];
-        jp_key(sub, path, "kind");
-        return prefixed(PL_EPARSE, sub);
+        char sub[PL_JSON_PATH];
+        pl_json_key(sub, path, "kind");
+        return pl_json_prefixed(PL_EPARSE, sub);
     }
     return PL_OK;
 }
@@ -289,35 +162,35 @@ static pl_status add_link_obj(pl_topology *t, int32_t base, const json_t *l, con
 {
     static const char *const keys[] = {"a", "b", "kind", "bw", "latency_ns", "weight", NULL};
     const char *a, *b;
-    char pa[JP], pb[JP];
+    char pa[PL_JSON_PATH], pb[PL_JSON_PATH];
     int32_t va, vb;
     lparams p;
     pl_status st;
-    if ((st = expect(l, JSON_OBJECT, path)) || (st = check_keys(l, path, keys)) ||
+    if ((st = pl_json_expect(l, JSON_OBJECT, path)) || (st = pl_json_check_keys(l, path, keys)) ||
         (st = get_string(l, path, "a", 1, NULL, &a)) || (st = get_string(l, path, "b", 1, NULL, &b)))
         return st;
     if (!json_object_get(l, "kind")) {
-        jp_key(pa, path, "kind");
-        return fail(pa, "missing (a string is required)");
+        pl_json_key(pa, path, "kind");
+        return pl_json_fail(pa, "missing (a string is required)");
     }
     if ((st = link_params(l, path, PL_LK_NETWORK, &p)))
         return st;
-    jp_key(pa, path, "a");
-    jp_key(pb, path, "b");
+    pl_json_key(pa, path, "a");
+    pl_json_key(pb, path, "b");
     if ((st = find_under(t, base, a, pa, &va)) || (st = find_under(t, base, b, pb, &vb)))
         return st;
     if (va == vb)
-        return fail(pb, "both ends of the link are \"%.200s\"", b);
+        return pl_json_fail(pb, "both ends of the link are \"%.200s\"", b);
     return pl_topology_add_link(t, va, vb, p.kind, p.bw, p.lat, p.weight, NULL);
 }
 
 static pl_status add_links(pl_topology *t, int32_t base, const json_t *obj, const char *path)
 {
-    char sub[JP], item[JP];
+    char sub[PL_JSON_PATH], item[PL_JSON_PATH];
     const json_t *arr;
     pl_status st = member(obj, path, "links", JSON_ARRAY, 0, &arr, sub);
     for (size_t i = 0; !st && arr && i < json_array_size(arr); i++) {
-        jp(item, "%s[%zu]", sub, i);
+        pl_json_pathf(item, "%s[%zu]", sub, i);
         st = add_link_obj(t, base, json_array_get(arr, i), item);
     }
     return st;
@@ -326,7 +199,7 @@ static pl_status add_links(pl_topology *t, int32_t base, const json_t *obj, cons
 /* {"<resource>": amount, ...} of obj["capacity"] onto vertex v. */
 static pl_status read_capacity(pl_topology *t, int32_t v, const json_t *obj, const char *path)
 {
-    char sub[JP], rp[JP];
+    char sub[PL_JSON_PATH], rp[PL_JSON_PATH];
     const json_t *cap, *val;
     const char *key;
     pl_status st = member(obj, path, "capacity", JSON_OBJECT, 0, &cap, sub);
@@ -335,10 +208,10 @@ static pl_status read_capacity(pl_topology *t, int32_t v, const json_t *obj, con
     json_object_foreach((json_t *)cap, key, val) {
         pl_resource res;
         int64_t amount;
-        jp_key(rp, sub, key);
+        pl_json_key(rp, sub, key);
         if (pl_resource_parse(key, &res))
-            return prefixed(PL_EPARSE, rp);
-        if ((st = int_value(val, rp, 0, INT64_MAX, &amount)) ||
+            return pl_json_prefixed(PL_EPARSE, rp);
+        if ((st = pl_json_int(val, rp, 0, INT64_MAX, &amount)) ||
             (st = pl_topology_set_capacity(t, v, res, amount)))
             return st;
     }
@@ -356,25 +229,25 @@ static pl_status build_node(pl_topology *t, int32_t parent, const json_t *node, 
     const char *name;
     int64_t os_index;
     int32_t v;
-    char sub[JP], item[JP];
+    char sub[PL_JSON_PATH], item[PL_JSON_PATH];
     const json_t *children;
     pl_status st;
-    if ((st = expect(node, JSON_OBJECT, path)) ||
-        (st = check_keys(node, path, is_root ? root_keys : keys)) ||
+    if ((st = pl_json_expect(node, JSON_OBJECT, path)) ||
+        (st = pl_json_check_keys(node, path, is_root ? root_keys : keys)) ||
         (st = get_vertex_kind(node, path, &kind)) ||
         (st = get_name(node, path, "name", NULL, &name)) ||
         (st = opt_int(node, path, "os_index", 0, INT32_MAX, -1, &os_index)) ||
         (st = member(node, path, "children", JSON_ARRAY, 0, &children, sub)))
         return st;
     if (is_root && kind != PL_VK_MACHINE) {
-        jp_key(sub, path, "kind");
-        return fail(sub, "a template's root must be a machine, got \"%s\"", pl_vertex_kind_name(kind));
+        pl_json_key(sub, path, "kind");
+        return pl_json_fail(sub, "a template's root must be a machine, got \"%s\"", pl_vertex_kind_name(kind));
     }
     if ((st = pl_topology_add_vertex(t, kind, parent, name, (int32_t)os_index, &v)) ||
         (st = read_capacity(t, v, node, path)))
         return st;
     for (size_t i = 0; children && i < json_array_size(children); i++) {
-        jp(item, "%s[%zu]", sub, i);
+        pl_json_pathf(item, "%s[%zu]", sub, i);
         if ((st = build_node(t, v, json_array_get(children, i), item, 0)))
             return st;
     }
@@ -409,14 +282,14 @@ static pl_status load_xml_template(const loader *L, const char *file, const char
     }
     pl_status st = pl_topology_load_xml(full ? full : file, out);
     free(full);
-    return st ? prefixed(st, path) : PL_OK;
+    return st ? pl_json_prefixed(st, path) : PL_OK;
 }
 
 /* Split a loaded machine topology into root and body (see struct tmpl). */
 static pl_status split_template(const pl_topology *src, const char *path, tmpl *tp)
 {
     if (src->n == 0 || src->next_sibling[src->first_root] >= 0 || src->kind[0] != PL_VK_MACHINE)
-        return fail(path, "a template must have exactly one root, a machine (it has %d vertices, "
+        return pl_json_fail(path, "a template must have exactly one root, a machine (it has %d vertices, "
                           "root kind \"%s\")",
                     src->n, src->n ? pl_vertex_kind_name((pl_vertex_kind)src->kind[0]) : "none");
     /* Vertex 0 is the only root: a parent always precedes its children. */
@@ -448,26 +321,26 @@ static pl_status split_template(const pl_topology *src, const char *path, tmpl *
 static pl_status load_template(loader *L, const char *name, const json_t *def, const char *path)
 {
     static const char *const keys[] = {"builtin", "xml", "tree", NULL};
-    char sub[JP];
+    char sub[PL_JSON_PATH];
     const json_t *builtin, *xml, *tree;
     pl_topology *src = NULL;
     pl_status st;
-    if ((st = expect(def, JSON_OBJECT, path)) || (st = check_keys(def, path, keys)) ||
+    if ((st = pl_json_expect(def, JSON_OBJECT, path)) || (st = pl_json_check_keys(def, path, keys)) ||
         (st = member(def, path, "builtin", JSON_STRING, 0, &builtin, sub)) ||
         (st = member(def, path, "xml", JSON_STRING, 0, &xml, sub)) ||
         (st = member(def, path, "tree", JSON_OBJECT, 0, &tree, sub)))
         return st;
     if (!!builtin + !!xml + !!tree != 1)
-        return fail(path, "expected exactly one of \"builtin\", \"xml\", \"tree\"");
+        return pl_json_fail(path, "expected exactly one of \"builtin\", \"xml\", \"tree\"");
     if (builtin) {
-        jp_key(sub, path, "builtin");
+        pl_json_key(sub, path, "builtin");
         if ((st = pl_topology_builtin(json_string_value(builtin), &src)))
-            return prefixed(st, sub);
+            return pl_json_prefixed(st, sub);
     } else if (xml) {
-        jp_key(sub, path, "xml");
+        pl_json_key(sub, path, "xml");
         st = load_xml_template(L, json_string_value(xml), sub, &src);
     } else {
-        jp_key(sub, path, "tree");
+        pl_json_key(sub, path, "tree");
         st = load_tree(tree, sub, &src);
     }
     if (st) {
@@ -487,14 +360,14 @@ static pl_status load_template(loader *L, const char *name, const json_t *def, c
 
 static pl_status load_templates(loader *L, const json_t *doc)
 {
-    char sub[JP], item[JP];
+    char sub[PL_JSON_PATH], item[PL_JSON_PATH];
     const json_t *tmpls, *def;
     const char *name;
     pl_status st = member(doc, "$", "templates", JSON_OBJECT, 0, &tmpls, sub);
     if (st || !tmpls)
         return st;
     json_object_foreach((json_t *)tmpls, name, def) {
-        jp_key(item, sub, name);
+        pl_json_key(item, sub, name);
         if ((st = load_template(L, name, def, item)))
             return st;
     }
@@ -544,9 +417,9 @@ static pl_status add_machine_group(loader *L, int32_t parent, const json_t *g, c
     static const char *const keys[] = {"template", "count", "name", NULL};
     const char *tname, *prefix;
     int64_t count;
-    char sub[JP];
+    char sub[PL_JSON_PATH];
     pl_status st;
-    if ((st = expect(g, JSON_OBJECT, path)) || (st = check_keys(g, path, keys)) ||
+    if ((st = pl_json_expect(g, JSON_OBJECT, path)) || (st = pl_json_check_keys(g, path, keys)) ||
         (st = get_string(g, path, "template", 1, NULL, &tname)) ||
         (st = opt_int(g, path, "count", 1, INT32_MAX, 1, &count)) ||
         (st = get_name(g, path, "name", "node", &prefix)))
@@ -556,8 +429,8 @@ static pl_status add_machine_group(loader *L, int32_t parent, const json_t *g, c
         if (!strcmp(L->tmpls[i].name, tname))
             tp = &L->tmpls[i];
     if (!tp) {
-        jp_key(sub, path, "template");
-        return fail(sub, "unknown template \"%.100s\" (not a key of $.templates)", tname);
+        pl_json_key(sub, path, "template");
+        return pl_json_fail(sub, "unknown template \"%.100s\" (not a key of $.templates)", tname);
     }
     for (int64_t k = 0; k < count; k++) {
         int64_t n;
@@ -576,11 +449,11 @@ static pl_status add_machine_group(loader *L, int32_t parent, const json_t *g, c
 
 static pl_status add_machine_groups(loader *L, int32_t parent, const json_t *obj, const char *path)
 {
-    char sub[JP], item[JP];
+    char sub[PL_JSON_PATH], item[PL_JSON_PATH];
     const json_t *arr;
     pl_status st = member(obj, path, "machines", JSON_ARRAY, 0, &arr, sub);
     for (size_t i = 0; !st && arr && i < json_array_size(arr); i++) {
-        jp(item, "%s[%zu]", sub, i);
+        pl_json_pathf(item, "%s[%zu]", sub, i);
         st = add_machine_group(L, parent, json_array_get(arr, i), item);
     }
     return st;
@@ -594,7 +467,7 @@ static pl_status add_rack(loader *L, const json_t *r, size_t index, const char *
     int32_t v;
     pl_status st;
     snprintf(dflt, sizeof dflt, "rack%zu", index);
-    if ((st = expect(r, JSON_OBJECT, path)) || (st = check_keys(r, path, keys)) ||
+    if ((st = pl_json_expect(r, JSON_OBJECT, path)) || (st = pl_json_check_keys(r, path, keys)) ||
         (st = get_name(r, path, "name", dflt, &name)) ||
         (st = pl_topology_add_vertex(L->t, PL_VK_RACK, L->root, name, (int32_t)index, &v)) ||
         (st = pl_topology_add_link(L->t, v, L->root, PL_LK_NETWORK, L->net.rack_bw, L->net.rack_lat,
@@ -608,7 +481,7 @@ static pl_status read_network(loader *L, const json_t *doc)
     static const char *const keys[] = {"machine_bw", "rack_bw", "machine_latency_ns", "rack_latency_ns",
                                        "machine_weight", "rack_weight", NULL};
     const int64_t dflt_bw = 12500000000; /* 100 Gb/s, as pl_topology_cluster() */
-    char sub[JP];
+    char sub[PL_JSON_PATH];
     const json_t *n;
     netopts *o = &L->net;
     pl_status st = member(doc, "$", "network", JSON_OBJECT, 0, &n, sub);
@@ -618,7 +491,7 @@ static pl_status read_network(loader *L, const json_t *doc)
         *o = (netopts){.machine_bw = dflt_bw, .rack_bw = dflt_bw};
         return PL_OK;
     }
-    if ((st = check_keys(n, sub, keys)) ||
+    if ((st = pl_json_check_keys(n, sub, keys)) ||
         (st = opt_int(n, sub, "machine_bw", 0, INT64_MAX, dflt_bw, &o->machine_bw)) ||
         (st = opt_int(n, sub, "rack_bw", 0, INT64_MAX, dflt_bw, &o->rack_bw)) ||
         (st = opt_int(n, sub, "machine_latency_ns", 0, INT64_MAX, 0, &o->machine_lat)) ||
@@ -637,27 +510,27 @@ static pl_status add_device_group(pl_topology *t, int32_t pool, const json_t *g,
     static const char *const keys[] = {"kind", "count", "capacity", "link", NULL};
     pl_vertex_kind kind;
     int64_t count;
-    char sub[JP];
+    char sub[PL_JSON_PATH];
     const json_t *lk;
     lparams lp = {.kind = PL_LK_PCIE};
     pl_status st;
-    if ((st = expect(g, JSON_OBJECT, path)) || (st = check_keys(g, path, keys)) ||
+    if ((st = pl_json_expect(g, JSON_OBJECT, path)) || (st = pl_json_check_keys(g, path, keys)) ||
         (st = get_vertex_kind(g, path, &kind)) ||
         (st = opt_int(g, path, "count", 1, INT32_MAX, 1, &count)) ||
         (st = member(g, path, "link", JSON_OBJECT, 0, &lk, sub)))
         return st;
     if (lk) {
         static const char *const lkeys[] = {"kind", "bw", "latency_ns", "weight", NULL};
-        if ((st = check_keys(lk, sub, lkeys)) || (st = link_params(lk, sub, PL_LK_PCIE, &lp)))
+        if ((st = pl_json_check_keys(lk, sub, lkeys)) || (st = link_params(lk, sub, PL_LK_PCIE, &lp)))
             return st;
     }
     if (pl_vertex_kind_level(kind) > 1) {
-        jp_key(sub, path, "kind");
-        return fail(sub, "a pool holds devices (gpu, nic, storage, core, numa, pci-switch, nvswitch), "
+        pl_json_key(sub, path, "kind");
+        return pl_json_fail(sub, "a pool holds devices (gpu, nic, storage, core, numa, pci-switch, nvswitch), "
                          "got \"%s\"", pl_vertex_kind_name(kind));
     }
     if (count > INT32_MAX - next[kind])
-        return fail(path, "too many devices of kind \"%s\"", pl_vertex_kind_name(kind));
+        return pl_json_fail(path, "too many devices of kind \"%s\"", pl_vertex_kind_name(kind));
     for (int64_t k = 0; k < count; k++) {
         int32_t d;
         if ((st = pl_topology_add_vertex(t, kind, pool, NULL, next[kind]++, &d)) ||
@@ -673,7 +546,7 @@ static pl_status add_pool(loader *L, const json_t *p, size_t index, const char *
 {
     static const char *const keys[] = {"name", "attach", "link", "devices", "capacity", NULL};
     static const char *const lkeys[] = {"kind", "bw", "latency_ns", "weight", NULL};
-    char dflt[32], sub[JP], item[JP];
+    char dflt[32], sub[PL_JSON_PATH], item[PL_JSON_PATH];
     const char *name, *attach;
     const json_t *lk, *devs;
     lparams lp = {.kind = PL_LK_NETWORK};
@@ -681,21 +554,21 @@ static pl_status add_pool(loader *L, const json_t *p, size_t index, const char *
     int64_t total = 0;
     pl_status st;
     snprintf(dflt, sizeof dflt, "pool%zu", index);
-    if ((st = expect(p, JSON_OBJECT, path)) || (st = check_keys(p, path, keys)) ||
+    if ((st = pl_json_expect(p, JSON_OBJECT, path)) || (st = pl_json_check_keys(p, path, keys)) ||
         (st = get_name(p, path, "name", dflt, &name)) ||
         (st = get_string(p, path, "attach", 0, ".", &attach)) ||
         (st = member(p, path, "link", JSON_OBJECT, 0, &lk, sub)))
         return st;
-    if (lk && ((st = check_keys(lk, sub, lkeys)) || (st = link_params(lk, sub, PL_LK_NETWORK, &lp))))
+    if (lk && ((st = pl_json_check_keys(lk, sub, lkeys)) || (st = link_params(lk, sub, PL_LK_NETWORK, &lp))))
         return st;
-    jp_key(sub, path, "attach");
+    pl_json_key(sub, path, "attach");
     if ((st = find_under(L->t, L->root, attach, sub, &at)) ||
         (st = pl_topology_add_vertex(L->t, PL_VK_POOL, at, name, (int32_t)index, &pool)) ||
         (st = pl_topology_add_link(L->t, pool, at, lp.kind, lp.bw, lp.lat, lp.weight, NULL)) ||
         (st = member(p, path, "devices", JSON_ARRAY, 0, &devs, sub)))
         return st;
     for (size_t i = 0; devs && i < json_array_size(devs); i++) {
-        jp(item, "%s[%zu]", sub, i);
+        pl_json_pathf(item, "%s[%zu]", sub, i);
         if ((st = add_device_group(L->t, pool, json_array_get(devs, i), item, next, &total)))
             return st;
     }
@@ -709,11 +582,11 @@ static pl_status add_pool(loader *L, const json_t *p, size_t index, const char *
 static pl_status each(loader *L, const json_t *doc, const char *key,
                       pl_status (*fn)(loader *, const json_t *, size_t, const char *))
 {
-    char sub[JP], item[JP];
+    char sub[PL_JSON_PATH], item[PL_JSON_PATH];
     const json_t *arr;
     pl_status st = member(doc, "$", key, JSON_ARRAY, 0, &arr, sub);
     for (size_t i = 0; !st && arr && i < json_array_size(arr); i++) {
-        jp(item, "%s[%zu]", sub, i);
+        pl_json_pathf(item, "%s[%zu]", sub, i);
         st = fn(L, json_array_get(arr, i), i, item);
     }
     return st;
@@ -727,7 +600,7 @@ static pl_status build(loader *L, const json_t *doc)
                                        "pools", NULL};
     const char *name;
     pl_status st;
-    if ((st = expect(doc, JSON_OBJECT, "$")) || (st = check_keys(doc, "$", keys)) ||
+    if ((st = pl_json_expect(doc, JSON_OBJECT, "$")) || (st = pl_json_check_keys(doc, "$", keys)) ||
         (st = get_name(doc, "$", "name", "cluster", &name)) ||
         (st = pl_topology_create(&L->t)) ||
         (st = pl_topology_add_vertex(L->t, PL_VK_CLUSTER, -1, name, -1, &L->root)) ||

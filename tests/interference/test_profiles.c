@@ -202,7 +202,7 @@ static void test_sc17_errors(void **state)
     static const bad_doc cases[] = {
         {"[]", "$: expected an object, got an array"},
         {"{\"colocation\": {}}", "$.colocation: unknown key (expected one of: solo, collocation)"},
-        {"{\"solo\": 3}", "$.solo: expected an object, got a number"},
+        {"{\"solo\": 3}", "$.solo: expected an object, got 3"},
         {"{\"solo\": {\"my net\": []}}", "$.solo[\"my net\"]: expected an object, got an array"},
         {"{\"solo\": {\"a\": {\"1\": {\"numgpus\": {}}}}}", "$.solo.a.1.numgpus: unknown key (expected num_gpus)"},
         {"{\"solo\": {\"a\": {\"1\": {}}}}", "$.solo.a.1.num_gpus: missing"},

@@ -1,12 +1,12 @@
-/* JSON-path error helpers shared by the job and SC17 loaders. */
+/* JSON-path error helpers shared by every JSON loader (json.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "json_util.h"
+#include "json.h"
 
-pl_status pl_jj_fail(const char *path, const char *fmt, ...)
+pl_status pl_json_fail(const char *path, const char *fmt, ...)
 {
     char msg[768];
     va_list ap;
@@ -16,19 +16,27 @@ pl_status pl_jj_fail(const char *path, const char *fmt, ...)
     return pl_err(PL_EPARSE, "%s: %s", path, msg);
 }
 
-pl_status pl_jj_prefixed(pl_status st, const char *path)
+pl_status pl_json_prefixed(pl_status st, const char *path)
 {
     char msg[768];
     snprintf(msg, sizeof msg, "%s", pl_last_error());
     return pl_err(st, "%s: %s", path, msg);
 }
 
-void pl_jj_index(char *out, const char *parent, size_t i)
+void pl_json_pathf(char *out, const char *fmt, ...)
 {
-    snprintf(out, PL_JP, "%s[%zu]", parent, i);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out, PL_JSON_PATH, fmt, ap);
+    va_end(ap);
 }
 
-void pl_jj_key(char *out, const char *parent, const char *key)
+void pl_json_index(char *out, const char *parent, size_t i)
+{
+    snprintf(out, PL_JSON_PATH, "%s[%zu]", parent, i);
+}
+
+void pl_json_key(char *out, const char *parent, const char *key)
 {
     int plain = *key != '\0';
     for (const char *c = key; *c; c++)
@@ -36,9 +44,9 @@ void pl_jj_key(char *out, const char *parent, const char *key)
               *c == '_' || *c == '-'))
             plain = 0;
     if (plain)
-        snprintf(out, PL_JP, "%s.%s", parent, key);
+        snprintf(out, PL_JSON_PATH, "%s.%s", parent, key);
     else
-        snprintf(out, PL_JP, "%s[\"%.200s\"]", parent, key);
+        snprintf(out, PL_JSON_PATH, "%s[\"%.200s\"]", parent, key);
 }
 
 static void describe(const json_t *v, char *buf, size_t n)
@@ -55,7 +63,7 @@ static void describe(const json_t *v, char *buf, size_t n)
     }
 }
 
-static const char *type_name(json_type type)
+const char *pl_json_type_name(json_type type)
 {
     switch (type) {
     case JSON_OBJECT: return "an object";
@@ -67,16 +75,16 @@ static const char *type_name(json_type type)
     }
 }
 
-pl_status pl_jj_expect(const json_t *v, json_type type, const char *path)
+pl_status pl_json_expect(const json_t *v, json_type type, const char *path)
 {
     if (json_typeof(v) == type || (type == JSON_TRUE && json_is_boolean(v)))
         return PL_OK;
     char got[64];
     describe(v, got, sizeof got);
-    return pl_jj_fail(path, "expected %s, got %s", type_name(type), got);
+    return pl_json_fail(path, "expected %s, got %s", pl_json_type_name(type), got);
 }
 
-pl_status pl_jj_check_keys(const json_t *obj, const char *path, const char *const *keys)
+pl_status pl_json_check_keys(const json_t *obj, const char *path, const char *const *keys)
 {
     const char *key;
     json_t *val;
@@ -85,18 +93,18 @@ pl_status pl_jj_check_keys(const json_t *obj, const char *path, const char *cons
         for (const char *const *k = keys; *k && !known; k++)
             known = !strcmp(key, *k);
         if (!known) {
-            char list[384] = "", sub[PL_JP];
+            char list[384] = "", sub[PL_JSON_PATH];
             size_t len = 0;
             for (const char *const *k = keys; *k && len < sizeof list; k++)
                 len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", k == keys ? "" : ", ", *k);
-            pl_jj_key(sub, path, key);
-            return pl_jj_fail(sub, "unknown key (expected one of: %s)", list);
+            pl_json_key(sub, path, key);
+            return pl_json_fail(sub, "unknown key (expected one of: %s)", list);
         }
     }
     return PL_OK;
 }
 
-pl_status pl_jj_int(const json_t *v, const char *path, int64_t min, int64_t max, int64_t *out)
+pl_status pl_json_int(const json_t *v, const char *path, int64_t min, int64_t max, int64_t *out)
 {
     char got[64];
     int64_t x;
@@ -107,36 +115,36 @@ pl_status pl_jj_int(const json_t *v, const char *path, int64_t min, int64_t max,
         double d = json_real_value(v);
         /* 2^63 is the first double above INT64_MAX. */
         if (d >= 9223372036854775808.0)
-            return pl_jj_fail(path, "expected an integer <= %lld, got %s", (long long)max, got);
+            return pl_json_fail(path, "expected an integer <= %lld, got %s", (long long)max, got);
         if (!(d >= -9223372036854775808.0) || (double)(int64_t)d != d)
-            return pl_jj_fail(path, "expected an integer >= %lld, got %s", (long long)min, got);
+            return pl_json_fail(path, "expected an integer >= %lld, got %s", (long long)min, got);
         x = (int64_t)d;
     } else {
-        return pl_jj_fail(path, "expected an integer >= %lld, got %s", (long long)min, got);
+        return pl_json_fail(path, "expected an integer >= %lld, got %s", (long long)min, got);
     }
     if (x < min)
-        return pl_jj_fail(path, "expected an integer >= %lld, got %s", (long long)min, got);
+        return pl_json_fail(path, "expected an integer >= %lld, got %s", (long long)min, got);
     if (x > max)
-        return pl_jj_fail(path, "expected an integer <= %lld, got %s", (long long)max, got);
+        return pl_json_fail(path, "expected an integer <= %lld, got %s", (long long)max, got);
     *out = x;
     return PL_OK;
 }
 
-pl_status pl_jj_number(const json_t *v, const char *path, double min, double max, double *out)
+pl_status pl_json_number(const json_t *v, const char *path, double min, double max, double *out)
 {
     char got[64];
     describe(v, got, sizeof got);
     double x = json_number_value(v);
     if (!json_is_number(v) || !isfinite(x) || x < min || x > max) {
         if (isinf(max))
-            return pl_jj_fail(path, "expected a number >= %g, got %s", min, got);
-        return pl_jj_fail(path, "expected a number in [%g, %g], got %s", min, max, got);
+            return pl_json_fail(path, "expected a number >= %g, got %s", min, got);
+        return pl_json_fail(path, "expected a number in [%g, %g], got %s", min, max, got);
     }
     *out = x;
     return PL_OK;
 }
 
-pl_status pl_jj_parse_text(const char *text, size_t length, json_t **doc)
+pl_status pl_json_parse_text(const char *text, size_t length, json_t **doc)
 {
     json_error_t e;
     *doc = json_loadb(text, length ? length : strlen(text), JSON_REJECT_DUPLICATES, &e);
@@ -145,7 +153,7 @@ pl_status pl_jj_parse_text(const char *text, size_t length, json_t **doc)
     return PL_OK;
 }
 
-pl_status pl_jj_parse_file(const char *fn, const char *path, json_t **doc)
+pl_status pl_json_parse_file(const char *fn, const char *path, json_t **doc)
 {
     *doc = NULL;
     FILE *f = fopen(path, "rb");
