@@ -2,9 +2,11 @@
  * small networks covering each feature of the normalised problem, the error
  * paths (infeasible, unbounded, iteration limit, bad scaling factor, price
  * overflow), direct calls on a normalised problem (certificate, warm start
- * from an optimal or unusable starting point, memory report), every
- * Firmament fixture, agreement with "ssp" on hundreds of random networks, and
- * warm re-solves after random changes against cold solves. */
+ * from an optimal or unusable starting point, memory report, the choice
+ * between the compact and the wide arc layout), the memory target, every
+ * Firmament fixture, agreement with "ssp" on hundreds of random networks
+ * (some with values beyond 32 bits), and warm re-solves after random changes
+ * against cold solves. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,9 +175,94 @@ static void test_direct_certificate_and_memory(void **state)
         lowest = d.pot[v] < lowest ? d.pot[v] : lowest;
     assert_int_equal(lowest, 0); /* potentials are reported shifted to minimum 0 */
     assert_true(d.out.iterations > 0);
-    /* 48 bytes per arc (24 per residual arc) plus at most 64 per node. */
-    assert_true(d.out.memory_bytes >= 48 * 6);
-    assert_true(d.out.memory_bytes <= 48 * 6 + 64 * 5);
+    /* Compact layout: 32 bytes per arc (16 per residual arc) plus at most 64
+     * per node. */
+    assert_true(d.out.memory_bytes >= 32 * 6);
+    assert_true(d.out.memory_bytes <= 32 * 6 + 64 * 5);
+}
+
+/* Solve d directly, check the certificate and the cost, and return the
+ * reported memory. */
+static int64_t direct_solve_memory(sc_direct *d, int64_t want_cost)
+{
+    assert_pl_ok(pl_solver_cost_scaling.solve(&d->p, NULL, &d->out));
+    assert_int_equal(sc_direct_check(d), want_cost);
+    return d->out.memory_bytes;
+}
+
+/* The wide layout takes over exactly when a capacity or a cost leaves
+ * int32 (costs down to -INT32_MAX, so that negated they still fit); it costs
+ * 8 more bytes per residual arc, which tells the layouts apart. The network
+ * of sc_nc (optimum -7) with costs or capacities and supplies scaled by 2^31
+ * keeps its optimal flow (scaled) and must be solved just the same. */
+static void test_direct_wide_layout(void **state)
+{
+    (void)state;
+    const int64_t big = (int64_t)1 << 31;
+    sc_direct d;
+    sc_direct_build(&d, 4, 6, sc_nc_tail, sc_nc_head, sc_nc_cap, sc_nc_cost, sc_nc_sup);
+    int64_t compact = direct_solve_memory(&d, -7), wide = compact + 16 * 6;
+
+    int64_t cost[6], cap[6], sup[4];
+    for (int a = 0; a < 6; a++)
+        cost[a] = sc_nc_cost[a] * big;
+    sc_direct_build(&d, 4, 6, sc_nc_tail, sc_nc_head, sc_nc_cap, cost, sc_nc_sup);
+    assert_int_equal(direct_solve_memory(&d, -7 * big), wide);
+    d.p.warm = 1; /* from the optimum: nothing to do in the wide layout either */
+    assert_int_equal(direct_solve_memory(&d, -7 * big), wide);
+    assert_int_equal(d.out.iterations, 0);
+
+    for (int a = 0; a < 6; a++)
+        cap[a] = sc_nc_cap[a] * big;
+    for (int v = 0; v < 4; v++)
+        sup[v] = sc_nc_sup[v] * big;
+    sc_direct_build(&d, 4, 6, sc_nc_tail, sc_nc_head, cap, sc_nc_cost, sup);
+    assert_int_equal(direct_solve_memory(&d, -7 * big), wide);
+
+    /* The boundaries, on arc 5 (2 -> 1, unused at the optimum): cost
+     * INT32_MAX and capacity INT32_MAX stay compact, cost INT32_MAX + 1
+     * or capacity INT32_MAX + 1 do not. On the negative side, arc 4 (1 -> 2,
+     * saturated at cost -3, and still saturated at a lower cost, so the
+     * optimum changes by 2 units at the new cost): cost -INT32_MAX is
+     * compact, INT32_MIN wide. */
+    memcpy(cost, sc_nc_cost, sizeof cost);
+    memcpy(cap, sc_nc_cap, sizeof cap);
+    sc_direct_build(&d, 4, 6, sc_nc_tail, sc_nc_head, cap, cost, sc_nc_sup);
+    cost[5] = INT32_MAX;
+    assert_int_equal(direct_solve_memory(&d, -7), compact);
+    cost[5] = (int64_t)INT32_MAX + 1;
+    assert_int_equal(direct_solve_memory(&d, -7), wide);
+    cost[5] = sc_nc_cost[5];
+    cap[5] = INT32_MAX;
+    assert_int_equal(direct_solve_memory(&d, -7), compact);
+    cap[5] = (int64_t)INT32_MAX + 1;
+    assert_int_equal(direct_solve_memory(&d, -7), wide);
+    cap[5] = sc_nc_cap[5];
+    int64_t rest = -7 - 2 * sc_nc_cost[4];
+    cost[4] = -INT32_MAX;
+    assert_int_equal(direct_solve_memory(&d, rest + 2 * cost[4]), compact);
+    cost[4] = INT32_MIN;
+    assert_int_equal(direct_solve_memory(&d, rest + 2 * cost[4]), wide);
+}
+
+/* The project's memory target, <= 48 bytes per arc, on a network of about
+ * 4000 arcs and 250 nodes (the compact layout gives 32 per arc plus 54 per
+ * node, so 35.4 here; below 4 MiB no array is rounded to huge pages). */
+static void test_memory_per_arc(void **state)
+{
+    (void)state;
+    pl_test_rng rng = {11};
+    pl_flownet *net = sc_warm_net(&rng, 250, 3500, 1000);
+    pl_solve_stats stats;
+    int64_t cost = 0, want = 0;
+    assert_pl_ok(solve_cs(net, 0, 0, 1, &stats, &cost));
+    assert_int_equal(stats.arcs, 3500 + 2 * 249);
+    if (stats.memory_bytes > 48 * (int64_t)stats.arcs)
+        fail_msg("%" PRId64 " bytes for %d arcs", stats.memory_bytes, stats.arcs);
+    assert_true(stats.memory_bytes >= 32 * (int64_t)stats.arcs);
+    assert_pl_ok(pl_test_solve(net, "network-simplex", &want));
+    assert_int_equal(cost, want);
+    pl_flownet_free(net);
 }
 
 /* Warm start from the optimal flow and its exact potentials: nothing to
@@ -330,6 +417,27 @@ static void test_random_small(void **state)
     pl_randnet_opts o;
     pl_randnet_opts_init(&o);
     agree_with_ssp(&o, 1, 400, 0);
+}
+
+/* Capacities and supplies, or costs, beyond int32: the wide arc layout
+ * (capacities also through cap_inf, finite capacity plus supply plus 1). */
+static void test_random_wide(void **state)
+{
+    (void)state;
+    pl_randnet_opts o;
+    pl_randnet_opts_init(&o);
+    o.max_nodes = 30;
+    o.max_arcs = 150;
+    o.lower_bounds = 0;
+    o.max_cap = (int64_t)1 << 34;
+    o.max_supply = (int64_t)1 << 33;
+    agree_with_ssp(&o, 5, 60, 0);
+    pl_randnet_opts_init(&o);
+    o.max_nodes = 30;
+    o.max_arcs = 150;
+    o.lower_bounds = 0;
+    o.max_cost = (int64_t)1 << 40;
+    agree_with_ssp(&o, 6, 60, 0);
 }
 
 /* 150 larger, denser networks with wide costs and capacities, and alpha 2
@@ -492,6 +600,8 @@ int main(void)
         cmocka_unit_test(test_max_iterations),
         cmocka_unit_test(test_scaling_factor),
         cmocka_unit_test(test_direct_certificate_and_memory),
+        cmocka_unit_test(test_direct_wide_layout),
+        cmocka_unit_test(test_memory_per_arc),
         cmocka_unit_test(test_direct_warm_from_optimum),
         cmocka_unit_test(test_direct_warm_from_garbage),
         cmocka_unit_test(test_direct_infeasible),
@@ -499,6 +609,7 @@ int main(void)
         cmocka_unit_test(test_fixtures),
         cmocka_unit_test(test_random_small),
         cmocka_unit_test(test_random_larger),
+        cmocka_unit_test(test_random_wide),
         cmocka_unit_test(test_warm_random_changes),
         cmocka_unit_test(test_warm_structural_changes),
         cmocka_unit_test(test_warm_mixed_statuses),

@@ -44,14 +44,27 @@
  * skips the rest once the flow is optimal again.
  *
  * Layout and memory. The residual arcs are copied, grouped by tail in the
- * order of p->out_arcs, into an array of 24-byte records {residual capacity,
- * scaled cost, head, partner}: 48 bytes per arc. Per node: CSR offset,
- * price, excess, current arc, queue, rank and two bucket links, flags and a
- * bucket head (about 57 bytes). That is all the solve touches; the problem's
- * own arrays (out_first/out_arcs, tail, head, cap, cost, supply: 32 bytes per
- * arc) and out->flow (8 bytes per arc) are read once while building the
- * copy and read/written once at the end. out->memory_bytes reports exactly
- * the bytes this file allocates (the copy plus the per-node arrays).
+ * order of p->out_arcs, into an array of 16-byte records {residual capacity,
+ * cost, head, partner}, all 32-bit, the cost unscaled and multiplied by k in
+ * int64 at each use: 32 bytes per arc. Residual capacities stay within
+ * 0..cap, so that layout holds whenever every capacity (cap_inf included:
+ * p->cap carries it for infinite arcs) and every |cost| is at most
+ * INT32_MAX; otherwise the solve falls back to 24-byte records {int64
+ * residual capacity, int64 scaled cost, head, partner}: 48 bytes per arc.
+ * The layout is chosen once per solve and every function touching arcs is
+ * compiled once per layout (run_layout()), so neither pays for the other.
+ * The compact records are also faster (4 per cache line instead of 2.7).
+ * Per node: CSR offset, price, excess, current arc, queue, rank and two
+ * bucket links, two flags and a bucket head: 54 bytes, plus 8 for the two
+ * arrays of n + 1. In all (m > 0), memory_bytes = 32 m + 54 n + 8 (compact)
+ * or 48 m + 54 n + 8 (wide): 32 to 46 bytes per arc on the benchmark
+ * families (grids, n = m / 4, the most). That is all the solve touches; the
+ * problem's own arrays (out_first/out_arcs, tail, head, cap, cost, supply:
+ * 32 bytes per arc) and out->flow (8 bytes per arc) are read once while
+ * building the copy and read/written once at the end. out->memory_bytes
+ * reports exactly the bytes this file allocates (the copy plus the per-node
+ * arrays; large ones are not rounded up to whole huge pages, see
+ * cs_alloc()).
  *
  * Overflow. k * |cost| <= 2^61 by the problem's guarantee n * max|cost| <=
  * 2^60. Prices start at <= 0 and only decrease; they are kept >= -2^62, so
@@ -73,30 +86,29 @@
 #define CS_PRICE_MIN (-((int64_t)1 << 62))
 #define CS_INF INT64_MAX
 #define CS_PATH_MAX 4          /* arcs per partial augmentation */
-#define CS_WARM_FLOOR_PHASE 2 /* see run() */
+#define CS_WARM_FLOOR_PHASE 2 /* see run_layout() */
 #define CS_UPDATE_FACTOR 1     /* global update after n * this relabels */
 
-typedef struct cs_arc {
-    int64_t rcap;   /* residual capacity */
-    int64_t cost;   /* k * cost, negated for a backward arc */
+/* The two residual arc layouts (see "Layout and memory"). */
+typedef struct cs_arc16 {
+    int32_t rcap;   /* residual capacity */
+    int32_t cost;   /* cost, negated for a backward arc; scaled by k at use */
     int32_t head;
     uint32_t rev;   /* index of the partner residual arc | CS_OPEN if its rcap > 0 */
-} cs_arc;
+} cs_arc16;
+
+typedef struct cs_arc24 {
+    int64_t rcap;
+    int64_t cost;   /* k * cost, negated for a backward arc */
+    int32_t head;
+    uint32_t rev;
+} cs_arc24;
 
 /* Residual arc indices fit in 31 bits (2m < 2^31), so the top bit of rev
  * caches "the partner has residual capacity": the global update scans arcs
  * u -> v and needs exactly that for v -> u, without a cache miss on it. */
 #define CS_OPEN 0x80000000u
 #define CS_IDX(rev) ((int32_t)((rev) & ~CS_OPEN))
-
-/* Move delta units along residual arc x (partner y), keeping the flags. */
-static inline void push_arc(cs_arc *x, cs_arc *y, int64_t delta)
-{
-    x->rcap -= delta;
-    y->rcap += delta;
-    x->rev |= CS_OPEN;
-    y->rev = x->rcap > 0 ? (y->rev | CS_OPEN) : (y->rev & ~CS_OPEN);
-}
 
 typedef struct cs_work {
     const pl_flow_problem *p;
@@ -105,8 +117,10 @@ typedef struct cs_work {
     int64_t k;           /* cost multiplier n + 1 */
     int64_t alpha;       /* eps divisor per phase */
     int64_t eps;         /* current phase's epsilon */
-    int32_t *first;      /* [n+1] CSR offsets into arc */
-    cs_arc *arc;         /* [2m] */
+    int32_t *first;      /* [n+1] CSR offsets into the residual arcs */
+    int wide;            /* 1: arc24 holds the residual arcs, 0: arc16 */
+    cs_arc16 *arc16;     /* [2m] or NULL */
+    cs_arc24 *arc24;     /* [2m] or NULL */
     int64_t *price;      /* [n] */
     int64_t *excess;     /* [n] */
     int32_t *cur;        /* [n] current arc */
@@ -127,6 +141,54 @@ typedef struct cs_work {
     int64_t bytes;       /* allocated bytes */
 } cs_work;
 
+/* ---- residual arcs ------------------------------------------------------- */
+
+/* Every function that reads the residual arcs takes the layout as a
+ * constant W (1 = cs_arc24) and is inlined into run_layout(), which is
+ * compiled once per layout: the layout test folds away and the hot loops
+ * are those of a single-layout solver. */
+#define CS_INLINE static inline __attribute__((always_inline))
+
+CS_INLINE int64_t arc_rcap(const cs_work *w, int W, int32_t i)
+{
+    return W ? w->arc24[i].rcap : w->arc16[i].rcap;
+}
+
+/* Scaled cost k * cost (of at most 2^61 in magnitude, checked by build_arcs). */
+CS_INLINE int64_t arc_cost(const cs_work *w, int W, int32_t i)
+{
+    return W ? w->arc24[i].cost : (int64_t)w->arc16[i].cost * w->k;
+}
+
+CS_INLINE int32_t arc_head(const cs_work *w, int W, int32_t i)
+{
+    return W ? w->arc24[i].head : w->arc16[i].head;
+}
+
+CS_INLINE uint32_t arc_rev(const cs_work *w, int W, int32_t i)
+{
+    return W ? w->arc24[i].rev : w->arc16[i].rev;
+}
+
+/* Move delta units along residual arc i and its partner, keeping the flags.
+ * In the compact layout delta <= rcap <= the arc's capacity, which fits. */
+CS_INLINE void push_arc(cs_work *w, int W, int32_t i, int64_t delta)
+{
+    if (W) {
+        cs_arc24 *x = &w->arc24[i], *y = &w->arc24[CS_IDX(x->rev)];
+        x->rcap -= delta;
+        y->rcap += delta;
+        x->rev |= CS_OPEN;
+        y->rev = x->rcap > 0 ? (y->rev | CS_OPEN) : (y->rev & ~CS_OPEN);
+    } else {
+        cs_arc16 *x = &w->arc16[i], *y = &w->arc16[CS_IDX(x->rev)];
+        x->rcap -= (int32_t)delta;
+        y->rcap += (int32_t)delta;
+        x->rev |= CS_OPEN;
+        y->rev = x->rcap > 0 ? (y->rev | CS_OPEN) : (y->rev & ~CS_OPEN);
+    }
+}
+
 /* ---- small helpers ----------------------------------------------------- */
 
 static int64_t floor_div(int64_t a, int64_t b) /* b > 0 */
@@ -136,10 +198,12 @@ static int64_t floor_div(int64_t a, int64_t b) /* b > 0 */
 }
 
 /* Zero-filled array of count elements, counted in w->bytes. Large arrays
- * are 2 MiB-aligned and, on Linux, marked for transparent huge pages: first
- * touching fresh 4 KiB pages costs more than a whole phase on big networks
- * (about 2.5 ms per MB measured on a VM), huge pages cut that and the TLB
- * misses of the random accesses. */
+ * are 2 MiB-aligned and, on Linux, their whole 2 MiB pages are marked for
+ * transparent huge pages: first touching fresh 4 KiB pages costs more than
+ * a whole phase on big networks (about 2.5 ms per MB measured on a VM), huge
+ * pages cut that and the TLB misses of the random accesses. The partial last
+ * page is left out of the advice: the kernel would back it with a whole huge
+ * page, up to 2 MiB more than the array (8 B/arc at 256k arcs). */
 static void *cs_alloc(cs_work *w, size_t count, size_t size)
 {
     size_t bytes;
@@ -152,15 +216,14 @@ static void *cs_alloc(cs_work *w, size_t count, size_t size)
     void *ptr = NULL;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     const size_t huge = (size_t)2 << 20;
-    if (bytes >= 2 * huge && bytes <= SIZE_MAX - huge) {
-        size_t rounded = (bytes + huge - 1) / huge * huge;
-        ptr = aligned_alloc(huge, rounded);
-        if (ptr) {
-            madvise(ptr, rounded, MADV_HUGEPAGE); /* advice only: failure is harmless */
-            memset(ptr, 0, rounded);
-            w->bytes += (int64_t)rounded;
+    if (bytes >= 2 * huge) {
+        if (posix_memalign(&ptr, huge, bytes) == 0) {
+            madvise(ptr, bytes / huge * huge, MADV_HUGEPAGE); /* advice only: failure is harmless */
+            memset(ptr, 0, bytes);
+            w->bytes += (int64_t)bytes;
             return ptr;
         }
+        ptr = NULL;
     }
 #endif
     ptr = pl_alloc(count, size);
@@ -172,7 +235,8 @@ static void *cs_alloc(cs_work *w, size_t count, size_t size)
 static void work_free(cs_work *w)
 {
     free(w->first);
-    free(w->arc);
+    free(w->arc16);
+    free(w->arc24);
     free(w->price);
     free(w->excess);
     free(w->cur);
@@ -230,16 +294,30 @@ static pl_status price_overflow(cs_work *w)
 
 /* ---- setup ---------------------------------------------------------------- */
 
+/* Whether the compact layout holds every residual arc: residual capacities
+ * stay within 0..cap (cap_inf for infinite arcs, already in p->cap) and
+ * costs, negated too, within int32. */
+static int fits_compact(const pl_flow_problem *p)
+{
+    for (int32_t a = 0; a < p->m; a++)
+        if (p->cap[a] > INT32_MAX || p->cost[a] > INT32_MAX || p->cost[a] < -INT32_MAX)
+            return 0;
+    return 1;
+}
+
 static pl_status work_init(cs_work *w, const pl_flow_problem *p, const pl_solve_opts *opts,
                            pl_flow_solution *out)
 {
     size_t n = (size_t)p->n, na = 2 * (size_t)p->m;
-    *w = (cs_work){.p = p, .out = out, .n = p->n, .k = (int64_t)p->n + 1};
+    *w = (cs_work){.p = p, .out = out, .n = p->n, .k = (int64_t)p->n + 1, .wide = !fits_compact(p)};
     w->alpha = opts && opts->scaling_factor ? opts->scaling_factor : CS_DEFAULT_ALPHA;
     w->limit = opts ? opts->max_iterations : 0;
     w->nb = p->n + 1;
     w->first = cs_alloc(w, n + 1, sizeof *w->first);
-    w->arc = cs_alloc(w, na, sizeof *w->arc);
+    if (w->wide)
+        w->arc24 = cs_alloc(w, na, sizeof *w->arc24);
+    else
+        w->arc16 = cs_alloc(w, na, sizeof *w->arc16);
     w->price = cs_alloc(w, n, sizeof *w->price);
     w->excess = cs_alloc(w, n, sizeof *w->excess);
     w->cur = cs_alloc(w, n, sizeof *w->cur);
@@ -251,22 +329,22 @@ static pl_status work_init(cs_work *w, const pl_flow_problem *p, const pl_solve_
     w->bucket = cs_alloc(w, (size_t)w->nb, sizeof *w->bucket);
     w->ovf = cs_alloc(w, n, sizeof *w->ovf);
     w->in_ovf = cs_alloc(w, n, sizeof *w->in_ovf);
-    if (!w->first || !w->arc || !w->price || !w->excess || !w->cur || !w->queue || !w->queued ||
-        !w->rank || !w->bnext || !w->bprev || !w->bucket || !w->ovf || !w->in_ovf)
+    if (!w->first || !(w->arc16 || w->arc24) || !w->price || !w->excess || !w->cur || !w->queue ||
+        !w->queued || !w->rank || !w->bnext || !w->bprev || !w->bucket || !w->ovf || !w->in_ovf)
         return PL_ENOMEM;
     w->update_every = (int64_t)p->n * CS_UPDATE_FACTOR + 1;
     return PL_OK;
 }
 
-/* Copy the residual graph into w->arc, grouped by tail: node v's residual
- * arcs are at first[v] .. first[v+1]-1 (first = p->out_first, which counts
- * both endpoints of every arc), arcs in increasing id, each arc's forward
- * residual arc under its tail and its backward one under its head. Built in
- * one sequential pass over the problem's arrays; p->out_arcs is not used.
- * Starts from the flow in out->flow and computes the excesses and the
- * largest |cost| of an arc that can carry flow. Loops get their optimal flow
- * at once (full if the cost is negative, empty if positive). */
-static pl_status build_arcs(cs_work *w, int64_t *max_cost)
+/* Copy the residual graph into w->arc16 or w->arc24, grouped by tail: node
+ * v's residual arcs are at first[v] .. first[v+1]-1 (first = p->out_first,
+ * which counts both endpoints of every arc), arcs in increasing id, each
+ * arc's forward residual arc under its tail and its backward one under its
+ * head. Built in one sequential pass over the problem's arrays; p->out_arcs
+ * is not used. Starts from the flow in out->flow and computes the excesses
+ * and the largest |cost| of an arc that can carry flow. Loops get their
+ * optimal flow at once (full if the cost is negative, empty if positive). */
+CS_INLINE pl_status build_arcs(cs_work *w, int W, int64_t *max_cost)
 {
     const pl_flow_problem *p = w->p;
     const int64_t *flow = w->out->flow;
@@ -288,10 +366,14 @@ static pl_status build_arcs(cs_work *w, int64_t *max_cost)
             return pl_err(PL_EOVERFLOW, "cost-scaling: cost %lld of arc %d times n + 1 = %lld "
                           "exceeds 2^61", (long long)c, a, (long long)w->k);
         int32_t i = fill[t]++, j = fill[h]++;
-        w->arc[i] = (cs_arc){.rcap = cap - f, .cost = sc, .head = h,
-                             .rev = (uint32_t)j | (f > 0 ? CS_OPEN : 0)};
-        w->arc[j] = (cs_arc){.rcap = f, .cost = -sc, .head = t,
-                             .rev = (uint32_t)i | (cap - f > 0 ? CS_OPEN : 0)};
+        uint32_t ri = (uint32_t)j | (f > 0 ? CS_OPEN : 0), rj = (uint32_t)i | (cap - f > 0 ? CS_OPEN : 0);
+        if (W) {
+            w->arc24[i] = (cs_arc24){.rcap = cap - f, .cost = sc, .head = h, .rev = ri};
+            w->arc24[j] = (cs_arc24){.rcap = f, .cost = -sc, .head = t, .rev = rj};
+        } else { /* fits_compact() checked cap and c; 0 <= f <= cap */
+            w->arc16[i] = (cs_arc16){.rcap = (int32_t)(cap - f), .cost = (int32_t)c, .head = h, .rev = ri};
+            w->arc16[j] = (cs_arc16){.rcap = (int32_t)f, .cost = (int32_t)-c, .head = t, .rev = rj};
+        }
         w->excess[t] -= f;
         w->excess[h] += f;
     }
@@ -301,7 +383,7 @@ static pl_status build_arcs(cs_work *w, int64_t *max_cost)
 
 /* Write the flow back into out->flow, walking the arcs in the same order as
  * build_arcs to find each forward residual arc. */
-static void store_flow(cs_work *w)
+CS_INLINE void store_flow(cs_work *w, int W)
 {
     const pl_flow_problem *p = w->p;
     int32_t *fill = w->cur;
@@ -309,7 +391,7 @@ static void store_flow(cs_work *w)
     for (int32_t a = 0; a < p->m; a++) {
         int32_t i = fill[p->tail[a]]++;
         fill[p->head[a]]++;
-        w->out->flow[a] = p->cap[a] - w->arc[i].rcap;
+        w->out->flow[a] = p->cap[a] - arc_rcap(w, W, i);
     }
 }
 
@@ -378,7 +460,7 @@ static int slide_window(cs_work *w, int64_t *base)
  * every excess node is settled at some rank R; every node then drops by
  * min(rank, R) * eps, which keeps eps-optimality. An excess node that is
  * never reached cannot send its excess anywhere: the problem is infeasible. */
-static pl_status global_update(cs_work *w)
+CS_INLINE pl_status global_update_body(cs_work *w, int W)
 {
     const int32_t n = w->n;
     const int64_t eps = w->eps;
@@ -410,12 +492,12 @@ static pl_status global_update(cs_work *w)
                     goto settled;
                 int64_t pu = w->price[u];
                 for (int32_t i = w->first[u], e = w->first[u + 1]; i < e; i++) {
-                    int32_t v = w->arc[i].head;
+                    int32_t v = arc_head(w, W, i);
                     if (w->rank[v] <= R)
                         continue;
-                    if (!(w->arc[i].rev & CS_OPEN)) /* v -> u has no capacity */
+                    if (!(arc_rev(w, W, i) & CS_OPEN)) /* v -> u has no capacity */
                         continue;
-                    int64_t cp = -w->arc[i].cost + w->price[v] - pu; /* of v -> u */
+                    int64_t cp = -arc_cost(w, W, i) + w->price[v] - pu; /* of v -> u */
                     int64_t step = cp >= 0 ? cp / eps + 1 : 0;
                     if (step >= w->rank[v] - R)
                         continue;
@@ -459,6 +541,24 @@ settled:
     return PL_OK;
 }
 
+/* Out of line, as the compiler chose before there were two layouts: it runs
+ * once per ~n relabels, and inlining it into discharge() would crowd the
+ * path search. */
+static pl_status global_update_16(cs_work *w)
+{
+    return global_update_body(w, 0);
+}
+
+static pl_status global_update_24(cs_work *w)
+{
+    return global_update_body(w, 1);
+}
+
+CS_INLINE pl_status global_update(cs_work *w, int W)
+{
+    return W ? global_update_24(w) : global_update_16(w);
+}
+
 /* ---- price refinement ---------------------------------------------------------- */
 
 /* With a flow (no excess) that is eps-optimal, look for prices making it
@@ -468,7 +568,7 @@ settled:
  * up, leaving the prices alone, after a budget of arc scans or on a positive
  * cycle (then no such prices exist). Returns 1 when the prices were changed
  * so the phase for eps2 can be skipped. */
-static int price_refine(cs_work *w, int64_t eps2)
+CS_INLINE int price_refine(cs_work *w, int W, int64_t eps2)
 {
     const int32_t n = w->n;
     int64_t *d = w->rank;
@@ -482,8 +582,7 @@ static int price_refine(cs_work *w, int64_t eps2)
     for (int32_t u = 0; u < n; u++) {
         int64_t pu = w->price[u];
         for (int32_t i = w->first[u], e = w->first[u + 1]; i < e; i++) {
-            const cs_arc *x = &w->arc[i];
-            if (x->rcap > 0 && x->cost + pu - w->price[x->head] < -eps2) {
+            if (arc_rcap(w, W, i) > 0 && arc_cost(w, W, i) + pu - w->price[arc_head(w, W, i)] < -eps2) {
                 enqueue(w, u);
                 break;
             }
@@ -499,13 +598,12 @@ static int price_refine(cs_work *w, int64_t eps2)
             break;
         }
         for (int32_t i = w->first[u], e = w->first[u + 1]; i < e; i++) {
-            const cs_arc *x = &w->arc[i];
-            if (x->rcap <= 0)
+            if (arc_rcap(w, W, i) <= 0)
                 continue;
-            int64_t cp = x->cost + pu - w->price[x->head];
+            int32_t v = arc_head(w, W, i);
+            int64_t cp = arc_cost(w, W, i) + pu - w->price[v];
             if (du == 0 && cp >= -eps2)
                 continue; /* gain <= 0 from depth 0 */
-            int32_t v = x->head;
             int64_t nd = du - floor_div(cp, eps2) - 1;
             if (nd <= d[v])
                 continue;
@@ -537,18 +635,17 @@ static int price_refine(cs_work *w, int64_t eps2)
  * p[head] - cost over its residual arcs (and the partner of the path arc
  * that led to it, which the pending push will open), minus eps. min_rc is
  * the least reduced cost among the arcs from cur[tip] on, already scanned. */
-static pl_status relabel(cs_work *w, int32_t tip, int32_t via, int64_t min_rc)
+CS_INLINE pl_status relabel(cs_work *w, int W, int32_t tip, int32_t via, int64_t min_rc)
 {
     int64_t pt = w->price[tip];
     if (via >= 0) {
-        const cs_arc *x = &w->arc[CS_IDX(w->arc[via].rev)];
-        int64_t rc = x->cost + pt - w->price[x->head];
+        int32_t x = CS_IDX(arc_rev(w, W, via));
+        int64_t rc = arc_cost(w, W, x) + pt - w->price[arc_head(w, W, x)];
         min_rc = rc < min_rc ? rc : min_rc;
     }
     for (int32_t i = w->first[tip], e = w->cur[tip]; i < e; i++) {
-        const cs_arc *x = &w->arc[i];
-        if (x->rcap > 0) {
-            int64_t rc = x->cost + pt - w->price[x->head];
+        if (arc_rcap(w, W, i) > 0) {
+            int64_t rc = arc_cost(w, W, i) + pt - w->price[arc_head(w, W, i)];
             min_rc = rc < min_rc ? rc : min_rc;
         }
     }
@@ -568,7 +665,7 @@ static pl_status relabel(cs_work *w, int32_t tip, int32_t via, int64_t min_rc)
 }
 
 /* Remove u's excess by partial augmentations. */
-static pl_status discharge(cs_work *w, int32_t u)
+CS_INLINE pl_status discharge(cs_work *w, int W, int32_t u)
 {
     int32_t path[64];
     pl_status st;
@@ -578,9 +675,8 @@ static pl_status discharge(cs_work *w, int32_t u)
             int64_t pt = w->price[tip], min_rc = CS_INF;
             int32_t i = w->cur[tip], e = w->first[tip + 1];
             for (; i < e; i++) {
-                const cs_arc *x = &w->arc[i];
-                if (x->rcap > 0) {
-                    int64_t rc = x->cost + pt - w->price[x->head];
+                if (arc_rcap(w, W, i) > 0) {
+                    int64_t rc = arc_cost(w, W, i) + pt - w->price[arc_head(w, W, i)];
                     if (rc < 0)
                         break;
                     min_rc = rc < min_rc ? rc : min_rc;
@@ -589,17 +685,17 @@ static pl_status discharge(cs_work *w, int32_t u)
             if (i < e) {
                 w->cur[tip] = i;
                 path[len++] = i;
-                tip = w->arc[i].head;
+                tip = arc_head(w, W, i);
                 continue;
             }
             if (w->limit > 0 && w->iters >= w->limit)
                 return limit_reached(w);
-            if ((st = relabel(w, tip, len > 0 ? path[len - 1] : -1, min_rc)) != PL_OK)
+            if ((st = relabel(w, W, tip, len > 0 ? path[len - 1] : -1, min_rc)) != PL_OK)
                 return st;
             if (w->relabels >= w->next_update) {
                 /* Also the way out when the excess is stuck (infeasible):
                  * the update proves it cannot reach a deficit. */
-                if ((st = global_update(w)) != PL_OK)
+                if ((st = global_update(w, W)) != PL_OK)
                     return st;
                 w->next_update = w->relabels + w->update_every;
                 len = 0;
@@ -608,18 +704,18 @@ static pl_status discharge(cs_work *w, int32_t u)
             }
             if (len > 0) { /* step back to the tail of the last arc */
                 len--;
-                tip = w->arc[CS_IDX(w->arc[path[len]].rev)].head;
+                tip = arc_head(w, W, CS_IDX(arc_rev(w, W, path[len])));
             }
         }
         if (w->limit > 0 && w->iters + len > w->limit)
             return limit_reached(w);
         int32_t x = u;
         for (int32_t j = 0; j < len; j++) {
-            cs_arc *a = &w->arc[path[j]];
-            int32_t y = a->head;
-            int64_t delta = a->rcap < w->excess[x] ? a->rcap : w->excess[x];
+            int32_t y = arc_head(w, W, path[j]);
+            int64_t rcap = arc_rcap(w, W, path[j]);
+            int64_t delta = rcap < w->excess[x] ? rcap : w->excess[x];
             if (delta > 0) {
-                push_arc(a, &w->arc[CS_IDX(a->rev)], delta);
+                push_arc(w, W, path[j], delta);
                 w->excess[x] -= delta;
                 w->excess[y] += delta;
                 if (w->excess[y] > 0 && y != u && !w->queued[y])
@@ -635,19 +731,19 @@ static pl_status discharge(cs_work *w, int32_t u)
 /* One phase: make the pseudo-flow 0-optimal by saturating every residual
  * arc of negative reduced cost, then push the excesses away keeping
  * eps-optimality. Leaves a flow (no excess) that is eps-optimal. */
-static pl_status refine(cs_work *w, int64_t eps)
+CS_INLINE pl_status refine(cs_work *w, int W, int64_t eps)
 {
     const int32_t n = w->n;
     w->eps = eps;
     for (int32_t u = 0; u < n; u++) {
         int64_t pu = w->price[u];
         for (int32_t i = w->first[u], e = w->first[u + 1]; i < e; i++) {
-            cs_arc *x = &w->arc[i];
-            if (x->rcap > 0 && x->cost + pu - w->price[x->head] < 0) {
-                int64_t delta = x->rcap;
-                push_arc(x, &w->arc[CS_IDX(x->rev)], delta);
+            int64_t delta = arc_rcap(w, W, i);
+            int32_t v = arc_head(w, W, i);
+            if (delta > 0 && arc_cost(w, W, i) + pu - w->price[v] < 0) {
+                push_arc(w, W, i, delta);
                 w->excess[u] -= delta;
-                w->excess[x->head] += delta;
+                w->excess[v] += delta;
             }
         }
     }
@@ -659,11 +755,11 @@ static pl_status refine(cs_work *w, int64_t eps)
     }
     if (w->qlen == 0)
         return PL_OK;
-    pl_status st = global_update(w);
+    pl_status st = global_update(w, W);
     w->next_update = w->relabels + w->update_every;
     while (st == PL_OK && w->qlen > 0) {
         int32_t u = dequeue(w);
-        st = discharge(w, u);
+        st = discharge(w, W, u);
     }
     return st;
 }
@@ -691,15 +787,14 @@ static int warm_prices(cs_work *w)
 }
 
 /* Largest violation -c_p(r) of 0-optimality over the residual arcs (>= 0). */
-static int64_t violation(const cs_work *w)
+CS_INLINE int64_t violation(const cs_work *w, int W)
 {
     int64_t worst = 0;
     for (int32_t u = 0; u < w->n; u++) {
         int64_t pu = w->price[u];
         for (int32_t i = w->first[u], e = w->first[u + 1]; i < e; i++) {
-            const cs_arc *x = &w->arc[i];
-            if (x->rcap > 0) {
-                int64_t rc = x->cost + pu - w->price[x->head];
+            if (arc_rcap(w, W, i) > 0) {
+                int64_t rc = arc_cost(w, W, i) + pu - w->price[arc_head(w, W, i)];
                 worst = -rc > worst ? -rc : worst;
             }
         }
@@ -710,7 +805,7 @@ static int64_t violation(const cs_work *w)
 /* Exact potentials of the original costs from the 1-optimal scaled prices
  * (see the file comment): pi = floor((p + s) / k) for a residue s that no
  * head of a residual arc of scaled reduced cost -1 excludes. */
-static pl_status exact_potentials(cs_work *w)
+CS_INLINE pl_status exact_potentials(cs_work *w, int W)
 {
     const int32_t n = w->n;
     const int64_t k = w->k;
@@ -720,17 +815,17 @@ static pl_status exact_potentials(cs_work *w)
     for (int32_t u = 0; u < n; u++) {
         int64_t pu = w->price[u];
         for (int32_t i = w->first[u], e = w->first[u + 1]; i < e; i++) {
-            const cs_arc *x = &w->arc[i];
-            if (x->rcap <= 0)
+            if (arc_rcap(w, W, i) <= 0)
                 continue;
-            int64_t rc = x->cost + pu - w->price[x->head];
+            int32_t v = arc_head(w, W, i);
+            int64_t rc = arc_cost(w, W, i) + pu - w->price[v];
             if (rc < -1) {
                 free(bad);
                 return pl_err(PL_EINTERNAL, "cost-scaling: final flow not 1-optimal (arc reduced cost %lld)",
                               (long long)rc);
             }
             if (rc == -1) {
-                int64_t res = (-w->price[x->head]) % k; /* price <= 0 */
+                int64_t res = (-w->price[v]) % k; /* price <= 0 */
                 bad[res] = 1;
             }
         }
@@ -752,15 +847,15 @@ static pl_status exact_potentials(cs_work *w)
 
 /* ---- driver ------------------------------------------------------------------------ */
 
-static pl_status run(cs_work *w)
+CS_INLINE pl_status run_layout(cs_work *w, int W)
 {
     const pl_flow_problem *p = w->p;
     int64_t cmax = 0, eps;
-    pl_status st = build_arcs(w, &cmax);
+    pl_status st = build_arcs(w, W, &cmax);
     if (st != PL_OK)
         return st;
     if (p->warm && warm_prices(w)) {
-        eps = violation(w);
+        eps = violation(w, W);
     } else {
         memset(w->price, 0, (size_t)w->n * sizeof *w->price);
         eps = cmax * w->k;
@@ -785,16 +880,26 @@ static pl_status run(cs_work *w)
      * a 1-optimal flow. */
     while (eps > 1 || excess) {
         eps = eps > w->alpha ? eps / w->alpha : 1;
-        if (!excess && price_refine(w, eps))
+        if (!excess && price_refine(w, W, eps))
             continue;
-        if ((st = refine(w, eps)) != PL_OK)
+        if ((st = refine(w, W, eps)) != PL_OK)
             return st;
         excess = 0;
     }
-    if ((st = exact_potentials(w)) != PL_OK)
+    if ((st = exact_potentials(w, W)) != PL_OK)
         return st;
-    store_flow(w);
+    store_flow(w, W);
     return PL_OK;
+}
+
+static pl_status run_compact(cs_work *w)
+{
+    return run_layout(w, 0);
+}
+
+static pl_status run_wide(cs_work *w)
+{
+    return run_layout(w, 1);
 }
 
 static pl_status solve(const pl_flow_problem *p, const pl_solve_opts *opts, pl_flow_solution *out)
@@ -808,7 +913,7 @@ static pl_status solve(const pl_flow_problem *p, const pl_solve_opts *opts, pl_f
     cs_work w;
     pl_status st = work_init(&w, p, opts, out);
     if (st == PL_OK)
-        st = run(&w);
+        st = w.wide ? run_wide(&w) : run_compact(&w);
     out->iterations = w.iters;
     out->memory_bytes = w.bytes;
     work_free(&w);
