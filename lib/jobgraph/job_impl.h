@@ -1,0 +1,37 @@
+/* Internal layout of pl_job and pl_jobset (not installed). */
+#ifndef PL_JOB_IMPL_H
+#define PL_JOB_IMPL_H
+
+#include <placement/job.h>
+#include "../core/core.h"
+
+/* Edge ids incident to one task, so that pl_job_traffic() and the merge in
+ * pl_job_add_edge() cost O(degree) rather than O(edges). */
+typedef struct pl_job_adj {
+    int32_t *edges;
+    int64_t n, cap;
+} pl_job_adj;
+
+struct pl_job {
+    char *name;
+    pl_task_demand *tasks;
+    pl_job_adj *adj;               /* one per task */
+    int64_t ntasks, task_cap, adj_cap;
+    pl_job_edge_info *edges;       /* a < b always */
+    int64_t nedges, edge_cap;
+    int32_t (*anti)[2];            /* anti-collocated pairs, a < b, no duplicates */
+    int64_t nanti, anti_cap;
+    char **nodes;                  /* node filter; nnodes == 0: none */
+    int32_t nnodes;
+    char *wl_type, *wl_size;       /* NULL: unset */
+    double min_utility, slo, arrival, duration;
+    int single_node;
+    const pl_jobset *owner;        /* the set that frees it, NULL when free-standing */
+};
+
+struct pl_jobset {
+    pl_job **jobs;
+    int64_t n, cap;
+};
+
+#endif

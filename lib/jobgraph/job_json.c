@@ -1,0 +1,325 @@
+/* pl_jobset_load_json(): jobs described in JSON (schema and a full example:
+ * doc/jobs.md). As in the topology loader, every object's keys are checked
+ * so a misspelt key is an error rather than a silently ignored setting, and
+ * every error names the JSON path of the bad field. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "json_util.h"
+
+/* Tasks per job in a file. Machines hold tens of GPUs; the cap keeps a typo
+ * ("gpus": 1e9) from asking for a quadratic all-to-all graph. */
+#define MAX_TASKS 4096
+
+/* obj[key] or NULL in *v, its path in sub. */
+static void opt_member(const json_t *obj, const char *path, const char *key, const json_t **v, char *sub)
+{
+    pl_jj_key(sub, path, key);
+    *v = json_object_get(obj, key);
+}
+
+static pl_status load_task(pl_job *job, const json_t *v, const char *path)
+{
+    static const char *const keys[] = {"gpus", "cores", "memory", "gpu_memory", "bandwidth", NULL};
+    static const char *const names[] = {"gpus", "cores", "memory", "gpu_memory", "bandwidth"};
+    pl_status st = pl_jj_expect(v, JSON_OBJECT, path);
+    if (st || (st = pl_jj_check_keys(v, path, keys)))
+        return st;
+    pl_task_demand d = {.gpus = 1};
+    int64_t *fields[] = {&d.gpus, &d.cores, &d.memory, &d.gpu_memory, &d.bandwidth};
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+        char sub[PL_JP];
+        const json_t *x;
+        opt_member(v, path, names[i], &x, sub);
+        if (x && (st = pl_jj_int(x, sub, 0, INT64_MAX, fields[i])))
+            return st;
+    }
+    return pl_job_add_task(job, &d, NULL);
+}
+
+static pl_status load_tasks(pl_job *job, const json_t *obj, const char *path)
+{
+    char gp[PL_JP], tp[PL_JP];
+    const json_t *gpus, *tasks;
+    opt_member(obj, path, "gpus", &gpus, gp);
+    opt_member(obj, path, "tasks", &tasks, tp);
+    if (gpus && tasks)
+        return pl_jj_fail(path, "give either \"gpus\" or \"tasks\", not both");
+    if (!gpus && !tasks)
+        return pl_jj_fail(path, "missing \"gpus\" or \"tasks\" (a job needs at least one task)");
+    pl_status st;
+    if (gpus) {
+        int64_t n;
+        if ((st = pl_jj_int(gpus, gp, 1, MAX_TASKS, &n)))
+            return st;
+        for (int64_t i = 0; i < n; i++)
+            if ((st = pl_job_add_task(job, NULL, NULL)))
+                return st;
+        return PL_OK;
+    }
+    if ((st = pl_jj_expect(tasks, JSON_ARRAY, tp)))
+        return st;
+    size_t n = json_array_size(tasks);
+    if (n < 1 || n > MAX_TASKS)
+        return pl_jj_fail(tp, "expected 1 to %d tasks, got %zu", MAX_TASKS, n);
+    for (size_t i = 0; i < n; i++) {
+        char sub[PL_JP];
+        pl_jj_index(sub, tp, i);
+        if ((st = load_task(job, json_array_get(tasks, i), sub)))
+            return st;
+    }
+    return PL_OK;
+}
+
+/* A task id of job at v. */
+static pl_status task_id(const pl_job *job, const json_t *v, const char *path, int32_t *out)
+{
+    int64_t id;
+    pl_status st = pl_jj_int(v, path, 0, INT32_MAX, &id);
+    if (st)
+        return st;
+    if (id >= pl_job_task_count(job))
+        return pl_jj_fail(path, "no task %lld (the job has %d tasks, ids 0 to %d)", (long long)id,
+                          (int)pl_job_task_count(job), (int)pl_job_task_count(job) - 1);
+    *out = (int32_t)id;
+    return PL_OK;
+}
+
+static pl_status distinct(int32_t a, int32_t b, const char *path)
+{
+    return a == b ? pl_jj_fail(path, "a task cannot be paired with itself (both ids are %d)", (int)a)
+                  : PL_OK;
+}
+
+static pl_status load_edges(pl_job *job, const json_t *obj, const char *path)
+{
+    static const char *const keys[] = {"a", "b", "traffic", NULL};
+    char ep[PL_JP], tp[PL_JP];
+    const json_t *edges, *all;
+    pl_status st = PL_OK;
+    opt_member(obj, path, "traffic", &all, tp);
+    if (all) {
+        double t;
+        if ((st = pl_jj_number(all, tp, 0, INFINITY, &t)) || (st = pl_job_add_all_to_all(job, t)))
+            return st;
+    }
+    opt_member(obj, path, "edges", &edges, ep);
+    if (!edges)
+        return PL_OK;
+    if ((st = pl_jj_expect(edges, JSON_ARRAY, ep)))
+        return st;
+    for (size_t i = 0; i < json_array_size(edges); i++) {
+        char p[PL_JP], sub[PL_JP];
+        const json_t *e = json_array_get(edges, i), *x;
+        int32_t ab[2];
+        double t;
+        pl_jj_index(p, ep, i);
+        if ((st = pl_jj_expect(e, JSON_OBJECT, p)) || (st = pl_jj_check_keys(e, p, keys)))
+            return st;
+        for (int k = 0; k < 3; k++) {
+            const char *key = keys[k];
+            opt_member(e, p, key, &x, sub);
+            if (!x)
+                return pl_jj_fail(sub, "missing (%s is required)", k < 2 ? "a task id" : "a number");
+            st = k < 2 ? task_id(job, x, sub, &ab[k]) : pl_jj_number(x, sub, 0, INFINITY, &t);
+            if (st)
+                return st;
+        }
+        if ((st = distinct(ab[0], ab[1], p)) || (st = pl_job_add_edge(job, ab[0], ab[1], t)))
+            return st;
+    }
+    return PL_OK;
+}
+
+static pl_status load_workload(pl_job *job, const json_t *obj, const char *path)
+{
+    static const char *const keys[] = {"type", "size", NULL};
+    char wp[PL_JP], sub[PL_JP], num[32];
+    const json_t *w, *type, *size;
+    opt_member(obj, path, "workload", &w, wp);
+    if (!w)
+        return PL_OK;
+    pl_status st = pl_jj_expect(w, JSON_OBJECT, wp);
+    if (st || (st = pl_jj_check_keys(w, wp, keys)))
+        return st;
+    opt_member(w, wp, "type", &type, sub);
+    if (!type)
+        return pl_jj_fail(sub, "missing (a string is required)");
+    if ((st = pl_jj_expect(type, JSON_STRING, sub)))
+        return st;
+    opt_member(w, wp, "size", &size, sub);
+    const char *s = NULL;
+    if (size && json_is_string(size)) {
+        s = json_string_value(size);
+    } else if (size) {
+        /* Batch sizes are naturally written as numbers: 64 means "64". */
+        int64_t n;
+        if (!json_is_number(size))
+            return pl_jj_expect(size, JSON_STRING, sub);
+        if ((st = pl_jj_int(size, sub, 0, INT64_MAX, &n)))
+            return st;
+        snprintf(num, sizeof num, "%lld", (long long)n);
+        s = num;
+    }
+    return pl_job_set_workload(job, json_string_value(type), s);
+}
+
+static pl_status load_numbers(pl_job *job, const json_t *obj, const char *path)
+{
+    static const char *const keys[] = {"arrival", "min_utility", "slo", "duration"};
+    pl_status (*const set[])(pl_job *, double) = {pl_job_set_arrival, pl_job_set_min_utility,
+                                                  pl_job_set_slo, pl_job_set_duration};
+    for (int i = 0; i < 4; i++) {
+        char sub[PL_JP];
+        const json_t *v;
+        double x;
+        opt_member(obj, path, keys[i], &v, sub);
+        if (!v)
+            continue;
+        pl_status st = pl_jj_number(v, sub, 0, i == 1 ? 1.0 : INFINITY, &x);
+        if (st || (st = set[i](job, x)))
+            return st;
+    }
+    char sub[PL_JP];
+    const json_t *v;
+    opt_member(obj, path, "single_node", &v, sub);
+    if (!v)
+        return PL_OK;
+    pl_status st = pl_jj_expect(v, JSON_TRUE, sub);
+    return st ? st : pl_job_set_single_node(job, json_is_true(v));
+}
+
+static pl_status load_anti(pl_job *job, const json_t *obj, const char *path)
+{
+    char ap[PL_JP];
+    const json_t *anti;
+    opt_member(obj, path, "anti_collocation", &anti, ap);
+    if (!anti)
+        return PL_OK;
+    pl_status st = pl_jj_expect(anti, JSON_ARRAY, ap);
+    for (size_t i = 0; !st && i < json_array_size(anti); i++) {
+        char p[PL_JP], sub[PL_JP];
+        const json_t *pair = json_array_get(anti, i);
+        int32_t ab[2];
+        pl_jj_index(p, ap, i);
+        if ((st = pl_jj_expect(pair, JSON_ARRAY, p)))
+            return st;
+        if (json_array_size(pair) != 2)
+            return pl_jj_fail(p, "expected a pair of task ids [a, b], got %zu elements", json_array_size(pair));
+        for (size_t k = 0; k < 2; k++) {
+            pl_jj_index(sub, p, k);
+            if ((st = task_id(job, json_array_get(pair, k), sub, &ab[k])))
+                return st;
+        }
+        if (!(st = distinct(ab[0], ab[1], p)))
+            st = pl_job_add_anti_collocation(job, ab[0], ab[1]);
+    }
+    return st;
+}
+
+static pl_status load_nodes(pl_job *job, const json_t *obj, const char *path)
+{
+    char np[PL_JP];
+    const json_t *nodes;
+    opt_member(obj, path, "nodes", &nodes, np);
+    if (!nodes)
+        return PL_OK;
+    pl_status st = pl_jj_expect(nodes, JSON_ARRAY, np);
+    if (st)
+        return st;
+    size_t n = json_array_size(nodes);
+    if (n > INT32_MAX)
+        return pl_jj_fail(np, "too many names");
+    const char **names = n ? pl_alloc(n, sizeof *names) : NULL;
+    if (n && !names)
+        return PL_ENOMEM;
+    for (size_t i = 0; !st && i < n; i++) {
+        char sub[PL_JP];
+        const json_t *v = json_array_get(nodes, i);
+        pl_jj_index(sub, np, i);
+        if (!(st = pl_jj_expect(v, JSON_STRING, sub)) && !*(names[i] = json_string_value(v)))
+            st = pl_jj_fail(sub, "a node name must be non-empty");
+    }
+    if (!st)
+        st = pl_job_set_node_filter(job, names, (int32_t)n);
+    pl_free(names);
+    return st;
+}
+
+static pl_status load_job(const json_t *v, const char *path, size_t index, pl_job **out)
+{
+    static const char *const keys[] = {"name", "arrival", "gpus", "tasks", "traffic", "edges", "workload",
+                                       "min_utility", "slo", "duration", "single_node",
+                                       "anti_collocation", "nodes", NULL};
+    *out = NULL;
+    pl_status st = pl_jj_expect(v, JSON_OBJECT, path);
+    if (st || (st = pl_jj_check_keys(v, path, keys)))
+        return st;
+    char sub[PL_JP], dflt[32];
+    const json_t *name;
+    opt_member(v, path, "name", &name, sub);
+    if (name && ((st = pl_jj_expect(name, JSON_STRING, sub)) || !*json_string_value(name)))
+        return st ? st : pl_jj_fail(sub, "a job name must be non-empty");
+    snprintf(dflt, sizeof dflt, "job%zu", index);
+    pl_job *job;
+    if ((st = pl_job_create(name ? json_string_value(name) : dflt, &job)))
+        return st;
+    if ((st = load_tasks(job, v, path)) || (st = load_edges(job, v, path)) ||
+        (st = load_workload(job, v, path)) || (st = load_numbers(job, v, path)) ||
+        (st = load_anti(job, v, path)) || (st = load_nodes(job, v, path))) {
+        pl_job_free(job);
+        return st;
+    }
+    *out = job;
+    return PL_OK;
+}
+
+static pl_status load_doc(json_t *doc, pl_jobset **out)
+{
+    static const char *const keys[] = {"jobs", NULL};
+    pl_jobset *set = NULL;
+    const json_t *jobs = NULL;
+    pl_status st = pl_jj_expect(doc, JSON_OBJECT, "$");
+    if (!st)
+        st = pl_jj_check_keys(doc, "$", keys);
+    if (!st && !(jobs = json_object_get(doc, "jobs")))
+        st = pl_jj_fail("$.jobs", "missing (an array is required)");
+    if (!st)
+        st = pl_jj_expect(jobs, JSON_ARRAY, "$.jobs");
+    if (!st)
+        st = pl_jobset_create(&set);
+    for (size_t i = 0; !st && i < json_array_size(jobs); i++) {
+        char path[PL_JP];
+        pl_job *job;
+        pl_jj_index(path, "$.jobs", i);
+        if (!(st = load_job(json_array_get(jobs, i), path, i, &job)))
+            st = pl_jobset_add(set, job, NULL);
+    }
+    json_decref(doc);
+    if (st) {
+        pl_jobset_free(set);
+        return st;
+    }
+    *out = set;
+    return PL_OK;
+}
+
+pl_status pl_jobset_load_json_string(const char *text, size_t length, pl_jobset **out)
+{
+    if (!text || !out)
+        return pl_err(PL_EINVAL, "pl_jobset_load_json_string: NULL argument");
+    *out = NULL;
+    json_t *doc;
+    pl_status st = pl_jj_parse_text("pl_jobset_load_json_string", text, length, &doc);
+    return st ? st : load_doc(doc, out);
+}
+
+pl_status pl_jobset_load_json(const char *path, pl_jobset **out)
+{
+    if (!path || !out)
+        return pl_err(PL_EINVAL, "pl_jobset_load_json: NULL argument");
+    *out = NULL;
+    json_t *doc;
+    pl_status st = pl_jj_parse_file("pl_jobset_load_json", path, &doc);
+    return st ? st : load_doc(doc, out);
+}
