@@ -17,11 +17,15 @@
  *  - ::PL_UTILITY_ARTIFACT, what the SC17 artifact computes (it reproduces
  *    the paper's experiments): costs c_comm = (t - t_min) / t_norm, 0.01 for
  *    a 1-GPU job; c_int = mean over co-located jobs of solo/co-located
- *    (ratios >= 1 count as 0.01); c_frag = mean over sockets of free after
- *    allocation / total (0 and 1 map to 0.01); any cost of 0 maps to 0.01.
+ *    (ratios >= 1 add 0 to the sum; no slowing neighbour at all: 0.01);
+ *    c_frag = mean over sockets of free after allocation / total (0 and 1
+ *    map to 0.01); every cost is floored at min_cost (0.01).
  *    U_job = [1 / sum_m c_m^(1.5 alpha_m)] / 5 over comm and interference;
  *    U_sys = [1 / sum_m c_m^(alpha_m)] / 1.5472 over all three, with
- *    interference = (suffered + caused) / 2.
+ *    interference = (suffered + caused) / 2. The normalisers are
+ *    1 / (2 min_cost^(1/2)) and 1 / (3 min_cost^(1/3)) as in the artifact
+ *    (5 and 1.5472 for 0.01): U is in (0, 1] with equal weights, and can
+ *    exceed 1 with other weights (the artifact does not clamp it either).
  *  - ::PL_UTILITY_PAPER, Eq. (2) with the fixes of the thesis notes (sec.
  *    7): interference as slowdown (co-located / solo >= 1, so more
  *    interference costs more), every term normalised by its worst case as in
@@ -151,7 +155,9 @@ typedef struct pl_utility_terms {
     int64_t comm;            /**< t of Eq. (3) for the candidate GPU set. */
     int64_t comm_min;        /**< Artifact: smallest t for k GPUs (subtracted). Paper: unused. */
     int64_t comm_norm;       /**< Artifact: divisor of t - comm_min. Paper: worst case t_w. 0 = no communication term. */
-    double interference;     /**< Artifact: mean solo/co-located over neighbours (<= 1, 1 = none). Paper: mean slowdown (>= 1). */
+    double interference;     /**< Artifact: mean solo/co-located over neighbours (pl_interference_mean(); <= 1, 1 = none;
+                                  for pl_system_utility() the mean of the suffered and caused values, each taken as
+                                  min_cost when there is none). Paper: mean slowdown (>= 1). */
     double interference_worst; /**< Paper: worst mean slowdown I_w. Artifact: unused. */
     double fragmentation;    /**< omega of Eq. (5) after the allocation. */
     double fragmentation_worst; /**< Paper: omega_w. Artifact: unused. */
@@ -170,6 +176,9 @@ pl_status pl_comm_cost(const int64_t *dist, int32_t k, int64_t *t);
  *        ratio, <= 1 when interference slows a job) for
  *        ::PL_UTILITY_ARTIFACT, or of co-located/solo (slowdown >= 1) for
  *        ::PL_UTILITY_PAPER. n = 0 gives 1 (no neighbours: no interference).
+ *        As in the artifact, the artifact form adds only ratios < 1 (a
+ *        neighbour that does not slow the job adds 0) and still divides by
+ *        \p n; when no ratio is < 1 the result is 1.
  * \return ::PL_OK; ::PL_EINVAL (NULL with n > 0, a time <= 0 or not finite).
  */
 pl_status pl_interference_mean(const double *solo, const double *colocated, int32_t n,
@@ -184,9 +193,13 @@ pl_status pl_fragmentation(const int64_t *free_gpus, const int64_t *total_gpus, 
                            double *omega);
 
 /**
- * \brief The job's utility of a candidate placement, in [0, 1]
- *        (the artifact's U_job, or 1 - Eq. (1) for the paper form).
- * \return ::PL_OK; ::PL_EINVAL (bad options or terms).
+ * \brief The job's utility of a candidate placement: the artifact's U_job
+ *        (in (0, 1] with equal weights), or 1 - Eq. (1) in [0, 1] for the
+ *        paper form.
+ * \return ::PL_OK; ::PL_EINVAL (bad options or terms: negative comm values,
+ *         interference <= 0 or not finite, fragmentation outside [0, 1];
+ *         paper form also: interference < 1, a term above its non-zero
+ *         worst case; the message names the field).
  */
 pl_status pl_utility(const pl_utility_opts *opts, const pl_utility_terms *terms, double *u);
 
