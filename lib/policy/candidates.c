@@ -399,7 +399,10 @@ static pl_status slowdown_of(const pl_pctx *c, const pl_job *job, int32_t k, con
         return PL_OK;
     pl_status st = pl_profile_set_slowdown(c->ps, t, pl_job_workload_size(job), k, ot,
                                            pl_job_workload_size(o->job), o->ngpus, s);
-    if (st == PL_OK && !(*s > 0 && isfinite(*s)))
+    /* A neighbour the profile says speeds the job up is counted as none:
+     * slowdowns are >= 1 (the paper form refuses less, and the artifact form
+     * counts a ratio >= 1 as no interference anyway). */
+    if (st == PL_OK && !(*s >= 1.0 && isfinite(*s)))
         *s = 1.0;
     return st;
 }
@@ -457,8 +460,10 @@ pl_status pl_pctx_interference(pl_pctx *c, const pl_job *job, int32_t k, const i
     }
     if (!st)
         st = pl_interference_mean(ones, slow, nn, form, mean);
-    /* The worst case of the paper form: next to the machine's worst neighbour. */
-    *worst = *max_slowdown;
+    /* The worst case of the paper form: next to the machine's worst neighbour
+     * (never below the mean, which rounding could otherwise put 1 ulp above
+     * the max: pl_utility refuses a term above its worst case). */
+    *worst = !st && *mean > *max_slowdown ? *mean : *max_slowdown;
     for (int32_t i = 0; i < na && !st; i++) {
         double s;
         st = slowdown_of(c, job, k, &c->occ[all[i]], &s);

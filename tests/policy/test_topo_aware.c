@@ -90,8 +90,18 @@ static void test_no_comm_avoids_bandwidth_heavy_socket(void **s)
         assert_true(dec(d, 0, PL_DECISION_PLACED).slowdown == 1.0);
         pl_decision_free(d);
     }
-    o.policy = "fcfs";
+    /* Paper form: no traffic (no comm term), I = 1 on socket 1 (term 0 of
+     * worst 1.5), omega after = (1/2 + 0/2) / 2 = 0.25 of 1:
+     * U = 1 - 0.25 / 3 = 0.916667. */
+    o.utility.form = PL_UTILITY_PAPER;
     pl_decision *d;
+    assert_pl_ok(pl_policy_place(&o, t, rs.r, rs.n, &q[0], 1, &d));
+    int32_t want2[2] = {g[2], g[3]};
+    assert_gpu_set(d, 0, want2, 2);
+    assert_true(fabs(dec(d, 0, PL_DECISION_PLACED).utility - (1 - 0.25 / 3)) < 1e-9);
+    pl_decision_free(d);
+    o.utility.form = PL_UTILITY_ARTIFACT;
+    o.policy = "fcfs";
     assert_pl_ok(pl_policy_place(&o, t, rs.r, rs.n, &q[1], 1, &d));
     assert_gpus(d, 0, &g[1], 1);
     /* fcfs's gpu1 shares socket 0 with stream: the predicted slowdown is 1.5. */
