@@ -2,11 +2,11 @@
 #include <stdlib.h>
 #include "baseline.h"
 
-int32_t pl_socket_free_gpus(pl_pctx *c, int32_t m, int32_t s, int32_t *out)
+int32_t pl_socket_free_gpus(pl_pctx *c, int32_t m, int32_t s, int32_t *out, int32_t cap)
 {
     const pl_pmachine *pm = &c->mach[m];
     int32_t n = 0;
-    for (int32_t i = 0; i < pm->ngpus; i++)
+    for (int32_t i = 0; i < pm->ngpus && n < cap; i++)
         if (pm->gpu_socket[i] == s && pl_pctx_gpu_free(c, pm->gpus[i]))
             out[n++] = pm->gpus[i];
     return n;

@@ -16,8 +16,8 @@ typedef double (*pl_rank_fn)(pl_pctx *c, const pl_cand *a, const pl_cand *b);
 PL_INTERNAL pl_status pl_baseline_choose(pl_pctx *c, const pl_job *job, int32_t k, pl_cand *cand,
                                          pl_choose_result *res, pl_pick_fn pick, pl_rank_fn rank);
 
-/* Free GPUs of socket s of machine m, in preorder. */
-PL_INTERNAL int32_t pl_socket_free_gpus(pl_pctx *c, int32_t m, int32_t s, int32_t *out);
+/* The first (at most cap) free GPUs of socket s of machine m, in preorder. */
+PL_INTERNAL int32_t pl_socket_free_gpus(pl_pctx *c, int32_t m, int32_t s, int32_t *out, int32_t cap);
 
 /* Take GPUs socket by socket in the given order until k: the spill-over. */
 PL_INTERNAL int pl_take_in_socket_order(pl_pctx *c, int32_t m, const int32_t *order, int32_t k,

@@ -18,7 +18,7 @@ static int pick(pl_pctx *c, int32_t m, int32_t k, int32_t *gpus)
         }
     }
     if (best >= 0)
-        return pl_socket_free_gpus(c, m, best, gpus) >= k;
+        return pl_socket_free_gpus(c, m, best, gpus, k) >= k;
     /* Insertion sort by free GPUs, stable: index order on ties. */
     for (int32_t s = 0; s < ns; s++) {
         int32_t j = s;

@@ -11,7 +11,7 @@ static int pick(pl_pctx *c, int32_t m, int32_t k, int32_t *gpus)
     int32_t order[pm->nsockets > 0 ? pm->nsockets : 1];
     for (int32_t s = 0; s < pm->nsockets; s++)
         if (pl_pctx_socket_free(c, m, s) >= k)
-            return pl_socket_free_gpus(c, m, s, gpus) >= k;
+            return pl_socket_free_gpus(c, m, s, gpus, k) >= k;
     for (int32_t s = 0; s < pm->nsockets; s++)
         order[s] = s;
     return pl_take_in_socket_order(c, m, order, k, gpus);
