@@ -62,7 +62,8 @@ typedef struct pl_job_edge_info {
  */
 pl_status pl_job_create(const char *name, pl_job **out);
 
-/** \brief Release a job. NULL is a no-op. A job owned by a jobset must not be freed directly. */
+/** \brief Release a job. NULL is a no-op. A job owned by a jobset must not be freed directly
+ *  (the call is then ignored: the set frees it in pl_jobset_free()). */
 void pl_job_free(pl_job *job);
 
 /** \brief Deep copy. \return ::PL_OK, ::PL_EINVAL, ::PL_ENOMEM. */
@@ -93,7 +94,8 @@ pl_status pl_job_add_all_to_all(pl_job *job, double traffic);
 
 /**
  * \brief Set the workload type and size used to look the job up in a
- *        profile set (e.g. "bvlc_alexnet", "1"). Copied; NULL clears.
+ *        profile set (e.g. "bvlc_alexnet", "1"). Both copied; a NULL
+ *        argument clears that one (its query then returns "").
  * \return ::PL_OK, ::PL_EINVAL, ::PL_ENOMEM.
  */
 pl_status pl_job_set_workload(pl_job *job, const char *type, const char *size);
@@ -110,7 +112,7 @@ pl_status pl_job_set_arrival(pl_job *job, double seconds);
 /** \brief Solo run time in seconds when no profile gives one (default 0 = unknown). \return ::PL_OK or ::PL_EINVAL. */
 pl_status pl_job_set_duration(pl_job *job, double seconds);
 
-/** \brief Require all tasks on one machine (default on, as in the SC17 artifact). \return ::PL_OK or ::PL_EINVAL. */
+/** \brief Require all tasks on one machine (default on, as in the SC17 artifact); any non-zero value means on. \return ::PL_OK or ::PL_EINVAL (NULL job). */
 pl_status pl_job_set_single_node(pl_job *job, int single_node);
 
 /**
@@ -138,7 +140,7 @@ int32_t pl_job_edge_count(const pl_job *job);
 pl_status pl_job_task(const pl_job *job, int32_t i, pl_task_demand *demand);
 /** \brief Edge \p i. \return ::PL_OK or ::PL_EINVAL. */
 pl_status pl_job_edge(const pl_job *job, int32_t i, pl_job_edge_info *info);
-/** \brief Traffic between tasks \p a and \p b (0 if no edge). \return ::PL_OK or ::PL_EINVAL. */
+/** \brief Traffic between tasks \p a and \p b in either order (0 if no edge, and for a == b), in O(degree). \return ::PL_OK or ::PL_EINVAL. */
 pl_status pl_job_traffic(const pl_job *job, int32_t a, int32_t b, double *traffic);
 /** \brief Sum of one resource over all tasks (e.g. the GPUs the job needs). \return ::PL_OK, ::PL_EINVAL, ::PL_EOVERFLOW. */
 pl_status pl_job_total_demand(const pl_job *job, pl_task_demand *total);
@@ -158,7 +160,7 @@ double pl_job_duration(const pl_job *job);
 int pl_job_single_node(const pl_job *job);
 /** \brief Whether tasks \p a and \p b must not share a machine (0 for bad ids). */
 int pl_job_anti_collocated(const pl_job *job, int32_t a, int32_t b);
-/** \brief Whether the node filter admits a machine named \p name (1 when there is no filter). */
+/** \brief Whether the node filter admits a machine named \p name (1 when there is no filter; 0 for a NULL name under a filter). */
 int pl_job_admits_node(const pl_job *job, const char *name);
 
 /* ---- job sets ------------------------------------------------------------------- */
@@ -168,7 +170,8 @@ pl_status pl_jobset_create(pl_jobset **out);
 /** \brief Release a set and every job it owns. NULL is a no-op. */
 void pl_jobset_free(pl_jobset *set);
 /**
- * \brief Append a job; the set takes ownership (also on failure: the job is then freed).
+ * \brief Append a job; the set takes ownership (also on failure: the job is then freed),
+ *        except that a job already owned by a set is refused (::PL_EINVAL) and left to its owner.
  * \param[out] index its position (may be NULL).
  * \return ::PL_OK, ::PL_EINVAL, ::PL_ENOMEM.
  */
@@ -193,9 +196,11 @@ pl_status pl_jobset_load_json_string(const char *text, size_t length, pl_jobset 
 /**
  * \brief Load an SC17 artifact workload file (`workloads-*.json`: an object
  *        of jobs keyed "0", "1", ... with arrival, gpus, mem (GB), tasks
- *        (cores), minimal_utility, size (batch) and type), in id order. Each
- *        job gets `gpus` tasks of one GPU each (the cores and memory split
- *        over them), all-to-all traffic 4, 3, 2, 1 for batch 1, 4, 64, 128
+ *        (cores), minimal_utility, size (batch) and type), in numeric id
+ *        order, named "job<id>". Each job gets `gpus` tasks of one GPU each
+ *        (the cores and the memory, 1 GB = 2^30 bytes, split evenly over
+ *        them, the remainder to task 0), all-to-all traffic 4, 3, 2, 1 for
+ *        batch 1, 4, 64, 128 (1 for other sizes)
  *        (seed 002 sec. 5: "ranging from 4 to 1"), the single-node
  *        constraint, and its workload type and size.
  * \return as pl_jobset_load_json().

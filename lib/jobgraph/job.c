@@ -78,10 +78,8 @@ pl_status pl_job_add_task(pl_job *job, const pl_task_demand *demand, int32_t *id
         return pl_err(PL_EINVAL, "pl_job_add_task: too many tasks");
     if (pl_grow((void **)&job->tasks, &job->task_cap, job->ntasks + 1, sizeof *job->tasks))
         return PL_ENOMEM;
-    int64_t adj_cap = job->adj_cap;
-    if (pl_grow((void **)&job->adj, &adj_cap, job->ntasks + 1, sizeof *job->adj))
+    if (pl_grow((void **)&job->adj, &job->adj_cap, job->ntasks + 1, sizeof *job->adj))
         return PL_ENOMEM;
-    job->adj_cap = adj_cap;
     job->tasks[job->ntasks] = *demand;
     job->adj[job->ntasks] = (pl_job_adj){0};
     if (id)
@@ -144,7 +142,10 @@ static pl_status add_edge(pl_job *job, int32_t a, int32_t b, double traffic)
 {
     int32_t e = find_edge(job, a, b);
     if (e >= 0) {
-        job->edges[e].traffic += traffic;
+        double sum = job->edges[e].traffic + traffic;
+        if (!isfinite(sum))
+            return pl_err(PL_EINVAL, "pl_job_add_edge: traffic %d-%d would overflow to infinity", (int)a, (int)b);
+        job->edges[e].traffic = sum;
         return PL_OK;
     }
     if (job->nedges >= INT32_MAX)

@@ -136,13 +136,12 @@ pl_status pl_jj_number(const json_t *v, const char *path, double min, double max
     return PL_OK;
 }
 
-pl_status pl_jj_parse_text(const char *fn, const char *text, size_t length, json_t **doc)
+pl_status pl_jj_parse_text(const char *text, size_t length, json_t **doc)
 {
     json_error_t e;
     *doc = json_loadb(text, length ? length : strlen(text), JSON_REJECT_DUPLICATES, &e);
     if (!*doc)
         return pl_err(PL_EPARSE, "<string>:%d:%d: %s", e.line, e.column, e.text);
-    (void)fn;
     return PL_OK;
 }
 

@@ -27,7 +27,7 @@ PL_INTERNAL pl_status pl_jj_int(const json_t *v, const char *path, int64_t min, 
 PL_INTERNAL pl_status pl_jj_number(const json_t *v, const char *path, double min, double max, double *out);
 /* Parse text / a file; syntax errors give "<string>:line:col: ..." or
  * "path:line:col: ...", unreadable files PL_EIO. */
-PL_INTERNAL pl_status pl_jj_parse_text(const char *fn, const char *text, size_t length, json_t **doc);
+PL_INTERNAL pl_status pl_jj_parse_text(const char *text, size_t length, json_t **doc);
 PL_INTERNAL pl_status pl_jj_parse_file(const char *fn, const char *path, json_t **doc);
 
 #endif

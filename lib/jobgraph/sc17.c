@@ -193,7 +193,7 @@ pl_status pl_jobset_load_sc17_string(const char *text, size_t length, pl_jobset 
         return pl_err(PL_EINVAL, "pl_jobset_load_sc17_string: NULL argument");
     *out = NULL;
     json_t *doc;
-    pl_status st = pl_jj_parse_text("pl_jobset_load_sc17_string", text, length, &doc);
+    pl_status st = pl_jj_parse_text(text, length, &doc);
     return st ? st : load_doc(doc, out);
 }
 

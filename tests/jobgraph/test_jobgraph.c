@@ -1,6 +1,7 @@
 /* pl_job and pl_jobset: tasks and their demands, merged undirected edges,
  * all-to-all graphs, totals with overflow, constraints, copies and the
  * ownership rules of job sets. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 #include "testutil.h"
@@ -112,12 +113,17 @@ static void test_edges_merge(void **state)
     assert_pl_status(pl_job_add_edge(NULL, 0, 1, 1), PL_EINVAL);
     assert_int_equal(pl_job_edge_count(job), 2);
     assert_true(traffic(job, 0, 1) == 0.0);
+    /* A sum that would reach infinity is refused too. */
+    assert_pl_ok(pl_job_add_edge(job, 0, 1, DBL_MAX));
+    assert_pl_status(pl_job_add_edge(job, 1, 0, DBL_MAX), PL_EINVAL);
+    assert_true(traffic(job, 0, 1) == DBL_MAX);
+    assert_int_equal(pl_job_edge_count(job), 3);
 
     double t;
     assert_pl_status(pl_job_traffic(job, 0, 3, &t), PL_EINVAL);
     assert_pl_status(pl_job_traffic(job, 0, 1, NULL), PL_EINVAL);
     assert_pl_status(pl_job_traffic(NULL, 0, 1, &t), PL_EINVAL);
-    assert_pl_status(pl_job_edge(job, 2, &e), PL_EINVAL);
+    assert_pl_status(pl_job_edge(job, 3, &e), PL_EINVAL);
     assert_pl_status(pl_job_edge(job, -1, &e), PL_EINVAL);
     assert_pl_status(pl_job_edge(job, 0, NULL), PL_EINVAL);
     assert_int_equal(pl_job_edge_count(NULL), 0);
