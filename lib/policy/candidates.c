@@ -225,16 +225,18 @@ pl_status pl_pctx_machine_ready(pl_pctx *c, int32_t mi)
         return PL_OK;
     size_t n = (size_t)m->ngpus;
     int64_t *dist = pl_alloc(n * n, sizeof *dist);
-    if (!dist || !(m->tmin = pl_alloc(n + 1, sizeof *m->tmin)) ||
-        !(m->tmax = pl_alloc(n + 1, sizeof *m->tmax))) {
-        free(dist);
-        return PL_ENOMEM;
-    }
-    pl_status st = pl_topology_distance_matrix(c->work, m->gpus, m->ngpus, dist);
+    int64_t *tmin = pl_alloc(n + 1, sizeof *tmin), *tmax = pl_alloc(n + 1, sizeof *tmax);
+    pl_status st = !dist || !tmin || !tmax ? PL_ENOMEM : PL_OK;
+    if (!st)
+        st = pl_topology_distance_matrix(c->work, m->gpus, m->ngpus, dist);
     if (st) {
         free(dist);
+        free(tmin);
+        free(tmax);
         return st;
     }
+    m->tmin = tmin;
+    m->tmax = tmax;
     m->maxdist = 0;
     for (size_t i = 0; i < n * n; i++) {
         /* GPUs of one machine without a path between them: count them as
@@ -567,7 +569,8 @@ static pl_status comm_terms(pl_pctx *c, const pl_job *job, const pl_cand *cand,
         const pl_pmachine *m = &c->mach[mi];
         /* Artifact: (t - t_min) / (k x largest distance), its (t - 1) / 40 on
          * a Minsky with distances 1 / 20. Paper: t over the machine's worst t. */
-        terms->comm_min = artifact ? m->tmin[k] : 0;
+        /* The greedy t_min of a large machine may miss the best set. */
+        terms->comm_min = artifact ? (m->tmin[k] < terms->comm ? m->tmin[k] : terms->comm) : 0;
         terms->comm_norm = artifact ? (int64_t)k * m->maxdist : m->tmax[k];
     } else {
         /* Across machines there is no enumerated t_min: the worst pair sets the scale. */

@@ -252,9 +252,9 @@ static pl_status side_utility(drb *d, double comm, double comm_w, double inter, 
 {
     pl_utility_terms terms = {0};
     terms.gpus = d->k;
-    /* Traffic x distance in thousandths: pl_utility wants integers. */
-    terms.comm = (int64_t)llround(comm * 1000.0);
-    terms.comm_norm = (int64_t)llround(comm_w * 1000.0);
+    /* pl_utility wants integers: the share of the worse side, in millionths. */
+    terms.comm = comm_w > 0 ? (int64_t)llround(comm / comm_w * 1e6) : 0;
+    terms.comm_norm = comm_w > 0 ? 1000000 : 0;
     terms.interference = inter;
     terms.interference_worst = inter_w;
     terms.fragmentation = frag;
