@@ -18,6 +18,10 @@
  *  - "pack": fewest sockets and machines (minimum communication cost).
  *  - "spread": GPUs from as many sockets as possible.
  *  - "random": uniformly random free GPUs of one machine (opts.seed).
+ * The five baselines place a job on one machine (a multi-node job that no
+ * machine can hold is rejected by them); across machines fcfs and bf keep the
+ * highest job utility (the SC17 artifact's rule), every policy considers
+ * every machine and the first machine wins a tie.
  *
  * A call decides, it does not allocate: the decisions see each other (a job
  * placed earlier in the same call takes its GPUs from the later ones), but
@@ -25,8 +29,10 @@
  *
  * Resources of a task placed on GPU g: one ::PL_RES_UNITS of g and its
  * gpu_memory on g; its cores and bandwidth on g's package, its memory on
- * that package's first NUMA node (when those have a capacity: a resource
- * with capacity 0 everywhere is not modelled and not checked).
+ * that package's first NUMA node (when those have a capacity: a vertex whose
+ * capacity of a resource is 0 does not model it, and it is not checked
+ * there). Every task takes a whole GPU, also one whose demand says 0 GPUs; a
+ * task asking for more than 1 GPU makes the job ::PL_DECISION_REJECTED.
  */
 #ifndef PLACEMENT_POLICY_H
 #define PLACEMENT_POLICY_H
@@ -67,8 +73,9 @@ typedef struct pl_decision_info {
     const int32_t *gpus;     /**< GPU vertex of task i. */
     int32_t machine;         /**< The machine vertex holding them, or -1 if several. */
     double utility;          /**< Job utility of the placement (or of the best one found, when postponed). */
-    int64_t comm_cost;       /**< Eq. (3) over the GPUs. */
-    double slowdown;         /**< Predicted slowdown from co-located jobs (>= 1; 1 = none or unknown). */
+    int64_t comm_cost;       /**< Eq. (3) over the GPUs (sum of GPU-pair distances). */
+    double slowdown;         /**< Predicted slowdown from co-located jobs: the largest profile slowdown
+                                  against a job on the same sockets (>= 1; 1 = none or unknown). */
     const char *reason;      /**< Why it was not placed (empty when placed). */
 } pl_decision_info;
 

@@ -5,5 +5,6 @@
 int cmd_solve(int argc, char **argv);
 int cmd_solvers(int argc, char **argv);
 int cmd_topo(int argc, char **argv);
+int cmd_place(int argc, char **argv);
 
 #endif

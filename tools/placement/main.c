@@ -12,6 +12,7 @@ static const struct command {
     {"solve", cmd_solve, "solve a DIMACS min-cost-flow file with one or all solvers"},
     {"solvers", cmd_solvers, "list the available min-cost-flow solvers"},
     {"topo", cmd_topo, "show a machine or cluster topology (hwloc, XML, JSON or builtin), as text or DOT"},
+    {"place", cmd_place, "decide where a queue of jobs goes with a placement policy"},
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,56 @@
+/* "bf": best fit. On each machine, the socket with the fewest free GPUs
+ * that still holds the whole job; when none does, the GPUs of the sockets
+ * taken from the fullest (fewest free, but some) to the emptiest: spilling
+ * over. Across machines the highest job utility, then the machine with the
+ * fewest free GPUs, then the first. Jobs that do not fit are skipped. */
+#include "baseline.h"
+
+static int pick(pl_pctx *c, int32_t m, int32_t k, int32_t *gpus)
+{
+    const pl_pmachine *pm = &c->mach[m];
+    int32_t ns = pm->nsockets, best = -1, bestfree = 0;
+    int32_t order[ns > 0 ? ns : 1], fr[ns > 0 ? ns : 1];
+    for (int32_t s = 0; s < ns; s++) {
+        fr[s] = pl_pctx_socket_free(c, m, s);
+        if (fr[s] >= k && (best < 0 || fr[s] < bestfree)) {
+            best = s;
+            bestfree = fr[s];
+        }
+    }
+    if (best >= 0)
+        return pl_socket_free_gpus(c, m, best, gpus, k) >= k;
+    /* Insertion sort by free GPUs, stable: index order on ties. */
+    for (int32_t s = 0; s < ns; s++) {
+        int32_t j = s;
+        while (j > 0 && fr[order[j - 1]] > fr[s]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = s;
+    }
+    return pl_take_in_socket_order(c, m, order, k, gpus);
+}
+
+static double rank(pl_pctx *c, const pl_cand *a, const pl_cand *b)
+{
+    if (pl_cand_better(a, b))
+        return -1;
+    if (pl_cand_better(b, a))
+        return 1;
+    return (double)pl_pctx_free_gpus(c, a->machine, NULL) - (double)pl_pctx_free_gpus(c, b->machine, NULL);
+}
+
+static pl_status choose(pl_pctx *c, const pl_job *job, int32_t k, pl_cand *cand, pl_choose_result *res)
+{
+    return pl_baseline_choose(c, job, k, cand, res, pick, rank);
+}
+
+static pl_status place(const pl_policy_request *req, pl_decision *out)
+{
+    pl_engine_rules r = {choose, 0, 0, 1};
+    return pl_engine_run(req, out, &r);
+}
+
+const pl_policy_ops pl_policy_bf = {
+    "bf", "best fit: the socket with the fewest free GPUs that holds the job, spilling over", place,
+};

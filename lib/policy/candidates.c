@@ -1,0 +1,656 @@
+/* The context of a policy call and the evaluation of candidate placements:
+ * Eq. 3 over the GPU distances, interference from the jobs on the same
+ * sockets, Eq. 5 over the machine's sockets, and the utility. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "policy_impl.h"
+
+/* Exhaustive t_min / t_max up to this many GPUs per machine (2^16 subsets). */
+#define EXACT_T_GPUS 16
+
+static pl_status list_kind(const pl_topology *t, int32_t v, int kind, int32_t **out, int32_t *n)
+{
+    *out = NULL;
+    pl_status st = pl_topology_descendants(t, v, kind, NULL, 0, n);
+    if (st || *n == 0)
+        return st;
+    if (!(*out = pl_alloc((size_t)*n, sizeof **out)))
+        return PL_ENOMEM;
+    return pl_topology_descendants(t, v, kind, *out, *n, n);
+}
+
+static pl_status machine_init(pl_pctx *c, int32_t mi, int32_t vertex)
+{
+    pl_pmachine *m = &c->mach[mi];
+    pl_vertex_info vi;
+    pl_status st = pl_topology_vertex(c->work, vertex, &vi);
+    if (st)
+        return st;
+    m->vertex = vertex;
+    m->name = vi.name;
+    if ((st = list_kind(c->work, vertex, PL_VK_GPU, &m->gpus, &m->ngpus)))
+        return st;
+    if (!(m->gpu_socket = pl_alloc((size_t)m->ngpus + 1, sizeof *m->gpu_socket)) ||
+        !(m->sockets = pl_alloc((size_t)m->ngpus + 1, sizeof *m->sockets)) ||
+        !(m->socket_total = pl_alloc((size_t)m->ngpus + 1, sizeof *m->socket_total)))
+        return PL_ENOMEM;
+    for (int32_t i = 0; i < m->ngpus; i++) {
+        int32_t g = m->gpus[i], pkg = -1, s;
+        if (pl_topology_ancestor(c->work, g, PL_VK_PACKAGE, &pkg) != PL_OK)
+            pkg = -1;
+        for (s = 0; s < m->nsockets && m->sockets[s] != pkg; s++)
+            ;
+        if (s == m->nsockets) {
+            m->sockets[s] = pkg;
+            m->nsockets++;
+        }
+        m->gpu_socket[i] = s;
+        m->socket_total[s]++;
+        c->gpu_mach[g] = mi;
+        c->gpu_index[g] = i;
+    }
+    return PL_OK;
+}
+
+static pl_status add_occupant(pl_pctx *c, const pl_job *job, const int32_t *gpus, int32_t k)
+{
+    pl_status st = pl_grow((void **)&c->occ, &c->capocc, c->nocc + 1, sizeof *c->occ);
+    if (st)
+        return st;
+    c->occ[c->nocc] = (pl_occupant){job, k};
+    for (int32_t i = 0; i < k; i++)
+        c->owner[gpus[i]] = (int32_t)c->nocc;
+    c->nocc++;
+    return PL_OK;
+}
+
+pl_status pl_pctx_create(const pl_policy_request *req, pl_pctx **out)
+{
+    *out = NULL;
+    pl_pctx *c = pl_alloc(1, sizeof *c);
+    if (!c)
+        return PL_ENOMEM;
+    c->req = req;
+    c->rng = req->opts->seed;
+    pl_status st = pl_topology_copy(req->topo, &c->work);
+    if (st)
+        goto fail;
+    c->nvert = pl_topology_vertex_count(c->work);
+    size_t nv = (size_t)c->nvert + 1;
+    if (!(c->gpu_mach = pl_alloc(nv, sizeof *c->gpu_mach)) ||
+        !(c->gpu_index = pl_alloc(nv, sizeof *c->gpu_index)) ||
+        !(c->owner = pl_alloc(nv, sizeof *c->owner))) {
+        st = PL_ENOMEM;
+        goto fail;
+    }
+    for (int32_t v = 0; v < c->nvert; v++)
+        c->gpu_mach[v] = c->gpu_index[v] = c->owner[v] = -1;
+    int32_t *machines = NULL, n = 0;
+    if ((st = list_kind(c->work, -1, PL_VK_MACHINE, &machines, &n)))
+        goto fail;
+    if (n > 0 && !(c->mach = pl_alloc((size_t)n, sizeof *c->mach))) {
+        free(machines);
+        st = PL_ENOMEM;
+        goto fail;
+    }
+    for (int32_t i = 0; i < n && !st; i++) {
+        int32_t gpus = 0;
+        /* A machine without GPUs cannot hold a task: leave it out. */
+        if ((st = pl_topology_descendants(c->work, machines[i], PL_VK_GPU, NULL, 0, &gpus)) || !gpus)
+            continue;
+        st = machine_init(c, c->nmach++, machines[i]);
+    }
+    free(machines);
+    if (st)
+        goto fail;
+    for (int32_t i = 0; i < req->nrunning && !st; i++)
+        st = add_occupant(c, req->running[i].job, req->running[i].gpus, req->running[i].ngpus);
+    if (st)
+        goto fail;
+    if (req->opts->profiles)
+        c->ps = req->opts->profiles;
+    else if ((st = pl_profile_set_builtin(&c->owned_ps)))
+        goto fail;
+    else
+        c->ps = c->owned_ps;
+    *out = c;
+    return PL_OK;
+fail:
+    pl_pctx_free(c);
+    return st;
+}
+
+void pl_pctx_free(pl_pctx *c)
+{
+    if (!c)
+        return;
+    for (int32_t i = 0; i < c->nmach; i++) {
+        pl_pmachine *m = &c->mach[i];
+        free(m->gpus);
+        free(m->gpu_socket);
+        free(m->sockets);
+        free(m->socket_total);
+        free(m->dist);
+        free(m->tmin);
+        free(m->tmax);
+    }
+    free(c->mach);
+    free(c->gpu_mach);
+    free(c->gpu_index);
+    free(c->owner);
+    free(c->occ);
+    pl_profile_set_free(c->owned_ps);
+    pl_topology_free(c->work);
+    free(c);
+}
+
+/* t_min and t_max of every subset size, by t[mask] = t[mask - low bit] +
+ * the low GPU's distances to the rest: 2^n sums of n terms. */
+static pl_status exact_t(pl_pmachine *m)
+{
+    int32_t n = m->ngpus;
+    size_t subsets = (size_t)1 << n;
+    int64_t *t = pl_alloc(subsets, sizeof *t);
+    if (!t)
+        return PL_ENOMEM;
+    for (int32_t k = 0; k <= n; k++) {
+        m->tmin[k] = INT64_MAX;
+        m->tmax[k] = 0;
+    }
+    m->tmin[0] = m->tmin[1] = 0;
+    for (size_t mask = 1; mask < subsets; mask++) {
+        int32_t low = __builtin_ctzll((unsigned long long)mask);
+        size_t rest = mask & (mask - 1);
+        int64_t sum = t[rest];
+        for (int32_t j = low + 1; j < n; j++)
+            if (rest >> j & 1)
+                sum += m->dist[(size_t)low * (size_t)n + (size_t)j];
+        t[mask] = sum;
+        int32_t k = __builtin_popcountll((unsigned long long)mask);
+        if (sum < m->tmin[k])
+            m->tmin[k] = sum;
+        if (sum > m->tmax[k])
+            m->tmax[k] = sum;
+    }
+    free(t);
+    return PL_OK;
+}
+
+/* Large machines: greedy t_min (grow from each GPU by the nearest one) and
+ * the bound k(k-1)/2 x the largest distance for t_max. */
+static pl_status greedy_t(pl_pmachine *m)
+{
+    int32_t n = m->ngpus;
+    uint8_t *in = pl_alloc((size_t)n, 1);
+    if (!in)
+        return PL_ENOMEM;
+    for (int32_t k = 0; k <= n; k++) {
+        m->tmin[k] = k < 2 ? 0 : INT64_MAX;
+        m->tmax[k] = (int64_t)k * (k - 1) / 2 * m->maxdist;
+    }
+    for (int32_t s = 0; s < n; s++) {
+        memset(in, 0, (size_t)n);
+        in[s] = 1;
+        int64_t t = 0;
+        for (int32_t k = 2; k <= n; k++) {
+            int32_t best = -1;
+            int64_t add = 0;
+            for (int32_t j = 0; j < n; j++) {
+                if (in[j])
+                    continue;
+                int64_t a = 0;
+                for (int32_t i = 0; i < n; i++)
+                    if (in[i])
+                        a += m->dist[(size_t)i * (size_t)n + (size_t)j];
+                if (best < 0 || a < add) {
+                    best = j;
+                    add = a;
+                }
+            }
+            in[best] = 1;
+            t += add;
+            if (t < m->tmin[k])
+                m->tmin[k] = t;
+        }
+    }
+    free(in);
+    return PL_OK;
+}
+
+pl_status pl_pctx_machine_ready(pl_pctx *c, int32_t mi)
+{
+    pl_pmachine *m = &c->mach[mi];
+    if (m->dist)
+        return PL_OK;
+    size_t n = (size_t)m->ngpus;
+    int64_t *dist = pl_alloc(n * n, sizeof *dist);
+    int64_t *tmin = pl_alloc(n + 1, sizeof *tmin), *tmax = pl_alloc(n + 1, sizeof *tmax);
+    pl_status st = !dist || !tmin || !tmax ? PL_ENOMEM : PL_OK;
+    if (!st)
+        st = pl_topology_distance_matrix(c->work, m->gpus, m->ngpus, dist);
+    if (st) {
+        free(dist);
+        free(tmin);
+        free(tmax);
+        return st;
+    }
+    m->tmin = tmin;
+    m->tmax = tmax;
+    m->maxdist = 0;
+    for (size_t i = 0; i < n * n; i++) {
+        /* GPUs of one machine without a path between them: count them as
+         * far apart as the machine can be, never as close. */
+        if (dist[i] < 0)
+            dist[i] = INT32_MAX;
+        if (dist[i] > m->maxdist)
+            m->maxdist = dist[i];
+    }
+    m->dist = dist;
+    /* Copies of one template (a cluster) share their t_min / t_max. */
+    for (int32_t o = 0; o < c->nmach; o++) {
+        pl_pmachine *p = &c->mach[o];
+        if (o != mi && p->dist && p->ngpus == m->ngpus &&
+            memcmp(p->dist, dist, n * n * sizeof *dist) == 0) {
+            memcpy(m->tmin, p->tmin, (n + 1) * sizeof *m->tmin);
+            memcpy(m->tmax, p->tmax, (n + 1) * sizeof *m->tmax);
+            return PL_OK;
+        }
+    }
+    return m->ngpus <= EXACT_T_GPUS ? exact_t(m) : greedy_t(m);
+}
+
+pl_status pl_pctx_dist(pl_pctx *c, int32_t a, int32_t b, int64_t *d)
+{
+    if (a == b) {
+        *d = 0;
+        return PL_OK;
+    }
+    int32_t ma = c->gpu_mach[a];
+    if (ma >= 0 && ma == c->gpu_mach[b]) {
+        pl_status st = pl_pctx_machine_ready(c, ma);
+        if (st)
+            return st;
+        *d = c->mach[ma].dist[(size_t)c->gpu_index[a] * (size_t)c->mach[ma].ngpus +
+                              (size_t)c->gpu_index[b]];
+        return PL_OK;
+    }
+    pl_status st = pl_topology_distance(c->work, a, b, d);
+    if (st == PL_ENOTFOUND) {
+        *d = INT32_MAX;
+        return PL_OK;
+    }
+    return st;
+}
+
+int pl_pctx_gpu_free(const pl_pctx *c, int32_t g)
+{
+    int64_t free_amount = 0;
+    return pl_topology_amount(c->work, g, PL_RES_UNITS, NULL, NULL, &free_amount) == PL_OK &&
+           free_amount >= 1;
+}
+
+int32_t pl_pctx_free_gpus(const pl_pctx *c, int32_t mi, int32_t *out)
+{
+    const pl_pmachine *m = &c->mach[mi];
+    int32_t n = 0;
+    for (int32_t i = 0; i < m->ngpus; i++)
+        if (pl_pctx_gpu_free(c, m->gpus[i])) {
+            if (out)
+                out[n] = m->gpus[i];
+            n++;
+        }
+    return n;
+}
+
+int32_t pl_pctx_socket_free(const pl_pctx *c, int32_t mi, int32_t s)
+{
+    const pl_pmachine *m = &c->mach[mi];
+    int32_t n = 0;
+    for (int32_t i = 0; i < m->ngpus; i++)
+        if (m->gpu_socket[i] == s && pl_pctx_gpu_free(c, m->gpus[i]))
+            n++;
+    return n;
+}
+
+static int has_anti_collocation(const pl_job *job, int32_t k)
+{
+    for (int32_t a = 0; a < k; a++)
+        for (int32_t b = a + 1; b < k; b++)
+            if (pl_job_anti_collocated(job, a, b))
+                return 1;
+    return 0;
+}
+
+int pl_pctx_machine_admits(pl_pctx *c, const pl_job *job, int32_t mi, int32_t k)
+{
+    return c->mach[mi].ngpus >= k && pl_job_admits_node(job, c->mach[mi].name);
+}
+
+const char *pl_pctx_job_check(pl_pctx *c, const pl_job *job, int32_t *k, int single_machine_only)
+{
+    *k = pl_job_task_count(job);
+    if (*k == 0)
+        return "the job has no tasks";
+    for (int32_t i = 0; i < *k; i++) {
+        pl_task_demand d;
+        if (pl_job_task(job, i, &d) || d.gpus > 1)
+            return "a task asks for more than one GPU (a task is placed on one GPU)";
+    }
+    int one_machine = single_machine_only || pl_job_single_node(job);
+    if (pl_job_single_node(job) && has_anti_collocation(job, *k))
+        return "anti-collocated tasks cannot share the one machine the job is restricted to";
+    int64_t total = 0;
+    int32_t largest = 0, admitted = 0;
+    for (int32_t m = 0; m < c->nmach; m++) {
+        if (!pl_job_admits_node(job, c->mach[m].name))
+            continue;
+        admitted++;
+        total += c->mach[m].ngpus;
+        if (c->mach[m].ngpus > largest)
+            largest = c->mach[m].ngpus;
+    }
+    if (!admitted)
+        return "no machine with GPUs passes the job's node filter";
+    if (one_machine && largest < *k)
+        return "needs more GPUs on one machine than any admissible machine has";
+    if (!one_machine && total < *k)
+        return "needs more GPUs than the admissible machines have together";
+    return NULL;
+}
+
+static int anti_collocation_ok(const pl_pctx *c, const pl_job *job, const int32_t *gpus, int32_t k)
+{
+    for (int32_t a = 0; a < k; a++)
+        for (int32_t b = a + 1; b < k; b++)
+            if (c->gpu_mach[gpus[a]] == c->gpu_mach[gpus[b]] && pl_job_anti_collocated(job, a, b))
+                return 0;
+    return 1;
+}
+
+static int distinct_gpus(const pl_pctx *c, const int32_t *gpus, int32_t k)
+{
+    for (int32_t a = 0; a < k; a++) {
+        if (gpus[a] < 0 || gpus[a] >= c->nvert || c->gpu_mach[gpus[a]] < 0)
+            return 0;
+        for (int32_t b = a + 1; b < k; b++)
+            if (gpus[a] == gpus[b])
+                return 0;
+    }
+    return 1;
+}
+
+static double total_traffic(const pl_job *job)
+{
+    double sum = 0;
+    for (int32_t i = 0; i < pl_job_edge_count(job); i++) {
+        pl_job_edge_info e;
+        if (pl_job_edge(job, i, &e) == PL_OK)
+            sum += e.traffic;
+    }
+    return sum;
+}
+
+static pl_status slowdown_of(const pl_pctx *c, const pl_job *job, int32_t k, const pl_occupant *o,
+                             double *s)
+{
+    *s = 1.0;
+    const char *t = pl_job_workload_type(job), *ot = pl_job_workload_type(o->job);
+    /* An unnamed workload has no profile: assumed not to interfere. */
+    if (!t[0] || !ot[0])
+        return PL_OK;
+    pl_status st = pl_profile_set_slowdown(c->ps, t, pl_job_workload_size(job), k, ot,
+                                           pl_job_workload_size(o->job), o->ngpus, s);
+    /* A neighbour the profile says speeds the job up is counted as none:
+     * slowdowns are >= 1 (the paper form refuses less, and the artifact form
+     * counts a ratio >= 1 as no interference anyway). */
+    if (st == PL_OK && !(*s >= 1.0 && isfinite(*s)))
+        *s = 1.0;
+    return st;
+}
+
+/* Occupants holding a GPU on the sockets of gpus[0..n), without repeats. */
+static pl_status neighbours(pl_pctx *c, const int32_t *gpus, int32_t n, int whole_machine,
+                            int32_t **out, int32_t *count)
+{
+    *count = 0;
+    *out = NULL;
+    if (!c->nocc)
+        return PL_OK;
+    uint8_t *seen = pl_alloc((size_t)c->nocc, 1);
+    int32_t *list = pl_alloc((size_t)c->nocc, sizeof *list);
+    if (!seen || !list) {
+        free(seen);
+        free(list);
+        return PL_ENOMEM;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        int32_t mi = c->gpu_mach[gpus[i]];
+        const pl_pmachine *m = &c->mach[mi];
+        int32_t s = m->gpu_socket[c->gpu_index[gpus[i]]];
+        for (int32_t j = 0; j < m->ngpus; j++) {
+            int32_t o = c->owner[m->gpus[j]];
+            if (o >= 0 && !seen[o] && (whole_machine || m->gpu_socket[j] == s)) {
+                seen[o] = 1;
+                list[(*count)++] = o;
+            }
+        }
+    }
+    free(seen);
+    *out = list;
+    return PL_OK;
+}
+
+pl_status pl_pctx_interference(pl_pctx *c, const pl_job *job, int32_t k, const int32_t *gpus,
+                               int32_t n, pl_utility_form form, double *mean, double *worst,
+                               double *max_slowdown)
+{
+    int32_t *nb = NULL, nn = 0, *all = NULL, na = 0;
+    double *ones = NULL, *slow = NULL;
+    pl_status st = neighbours(c, gpus, n, 0, &nb, &nn);
+    if (!st)
+        st = neighbours(c, gpus, n, 1, &all, &na);
+    if (!st && nn > 0 && (!(ones = pl_alloc((size_t)nn, sizeof *ones)) ||
+                          !(slow = pl_alloc((size_t)nn, sizeof *slow))))
+        st = PL_ENOMEM;
+    *max_slowdown = 1.0;
+    for (int32_t i = 0; i < nn && !st; i++) {
+        ones[i] = 1.0;
+        st = slowdown_of(c, job, k, &c->occ[nb[i]], &slow[i]);
+        if (slow[i] > *max_slowdown)
+            *max_slowdown = slow[i];
+    }
+    if (!st)
+        st = pl_interference_mean(ones, slow, nn, form, mean);
+    /* The worst case of the paper form: next to the machine's worst neighbour
+     * (never below the mean, which rounding could otherwise put 1 ulp above
+     * the max: pl_utility refuses a term above its worst case). */
+    *worst = !st && *mean > *max_slowdown ? *mean : *max_slowdown;
+    for (int32_t i = 0; i < na && !st; i++) {
+        double s;
+        st = slowdown_of(c, job, k, &c->occ[all[i]], &s);
+        if (s > *worst)
+            *worst = s;
+    }
+    free(nb);
+    free(all);
+    free(ones);
+    free(slow);
+    return st;
+}
+
+pl_status pl_pctx_fragmentation(pl_pctx *c, const int32_t *dom, int32_t n, const int32_t *used,
+                                int32_t n_used, double *omega)
+{
+    /* Sockets are (machine, socket index) pairs; n bounds their number. */
+    int64_t *fr = pl_alloc((size_t)n + 1, sizeof *fr), *tot = pl_alloc((size_t)n + 1, sizeof *tot);
+    int32_t *key_m = pl_alloc((size_t)n + 1, sizeof *key_m), *key_s = pl_alloc((size_t)n + 1, sizeof *key_s);
+    pl_status st = PL_OK;
+    int32_t ns = 0;
+    if (!fr || !tot || !key_m || !key_s)
+        st = PL_ENOMEM;
+    for (int32_t i = 0; i < n && !st; i++) {
+        int32_t mi = c->gpu_mach[dom[i]], s = c->mach[mi].gpu_socket[c->gpu_index[dom[i]]], j;
+        for (j = 0; j < ns && (key_m[j] != mi || key_s[j] != s); j++)
+            ;
+        if (j < ns)
+            continue;
+        key_m[ns] = mi;
+        key_s[ns] = s;
+        tot[ns] = c->mach[mi].socket_total[s];
+        fr[ns] = pl_pctx_socket_free(c, mi, s);
+        for (int32_t u = 0; u < n_used; u++) {
+            int32_t g = used[u];
+            if (c->gpu_mach[g] == mi && c->mach[mi].gpu_socket[c->gpu_index[g]] == s &&
+                pl_pctx_gpu_free(c, g))
+                fr[ns]--;
+        }
+        ns++;
+    }
+    if (!st)
+        st = pl_fragmentation(fr, tot, ns, omega);
+    free(fr);
+    free(tot);
+    free(key_m);
+    free(key_s);
+    return st;
+}
+
+/* Every GPU of the machines the candidate touches: the domain of Eq. 5. */
+static pl_status machines_gpus(pl_pctx *c, const int32_t *gpus, int32_t k, int32_t **out,
+                               int32_t *n)
+{
+    *n = 0;
+    *out = NULL;
+    int64_t cap = 0;
+    for (int32_t i = 0; i < k; i++) {
+        int32_t mi = c->gpu_mach[gpus[i]], seen = 0;
+        for (int32_t j = 0; j < i && !seen; j++)
+            seen = c->gpu_mach[gpus[j]] == mi;
+        if (seen)
+            continue;
+        pl_status st = pl_grow((void **)out, &cap, *n + c->mach[mi].ngpus, sizeof **out);
+        if (st)
+            return st;
+        memcpy(*out + *n, c->mach[mi].gpus, (size_t)c->mach[mi].ngpus * sizeof **out);
+        *n += c->mach[mi].ngpus;
+    }
+    return PL_OK;
+}
+
+static pl_status comm_terms(pl_pctx *c, const pl_job *job, const pl_cand *cand,
+                            pl_utility_terms *terms)
+{
+    int32_t k = cand->k;
+    int64_t *dist = pl_alloc((size_t)k * (size_t)k + 1, sizeof *dist);
+    if (!dist)
+        return PL_ENOMEM;
+    pl_status st = PL_OK;
+    int64_t maxd = 0;
+    for (int32_t i = 0; i < k && !st; i++)
+        for (int32_t j = 0; j < k && !st; j++) {
+            st = pl_pctx_dist(c, cand->gpus[i], cand->gpus[j], &dist[(size_t)i * (size_t)k + (size_t)j]);
+            if (dist[(size_t)i * (size_t)k + (size_t)j] > maxd)
+                maxd = dist[(size_t)i * (size_t)k + (size_t)j];
+        }
+    if (!st)
+        st = pl_comm_cost(dist, k, &terms->comm);
+    free(dist);
+    if (st)
+        return st;
+    terms->comm_min = 0;
+    terms->comm_norm = 0;
+    /* A job that sends nothing has no communication term (comm_norm 0). */
+    if (k < 2 || total_traffic(job) <= 0)
+        return PL_OK;
+    int32_t mi = cand->machine;
+    int artifact = c->req->opts->utility.form == PL_UTILITY_ARTIFACT;
+    if (mi >= 0) {
+        const pl_pmachine *m = &c->mach[mi];
+        /* Artifact: (t - t_min) / (k x largest distance), its (t - 1) / 40 on
+         * a Minsky with distances 1 / 20. Paper: t over the machine's worst t. */
+        /* The greedy t_min of a large machine may miss the best set. */
+        terms->comm_min = artifact ? (m->tmin[k] < terms->comm ? m->tmin[k] : terms->comm) : 0;
+        terms->comm_norm = artifact ? (int64_t)k * m->maxdist : m->tmax[k];
+    } else {
+        /* Across machines there is no enumerated t_min: the worst pair sets the scale. */
+        terms->comm_norm = artifact ? (int64_t)k * maxd : (int64_t)k * (k - 1) / 2 * maxd;
+    }
+    if (terms->comm_norm <= 0)
+        terms->comm_norm = 0;
+    return PL_OK;
+}
+
+pl_status pl_pctx_evaluate(pl_pctx *c, const pl_job *job, pl_cand *cand, int *ok)
+{
+    *ok = 0;
+    int32_t k = cand->k;
+    if (!distinct_gpus(c, cand->gpus, k) || !anti_collocation_ok(c, job, cand->gpus, k))
+        return PL_OK;
+    pl_plan_item *items;
+    int32_t n;
+    pl_status st = pl_plan_build(c->work, job, cand->gpus, k, &items, &n);
+    if (st)
+        return st;
+    int fits = pl_plan_fits(c->work, items, n, 0);
+    free(items);
+    if (!fits)
+        return PL_OK;
+    cand->machine = c->gpu_mach[cand->gpus[0]];
+    for (int32_t i = 1; i < k; i++)
+        if (c->gpu_mach[cand->gpus[i]] != cand->machine)
+            cand->machine = -1;
+    if (cand->machine >= 0 && (st = pl_pctx_machine_ready(c, cand->machine)))
+        return st;
+    pl_utility_terms terms;
+    memset(&terms, 0, sizeof terms);
+    terms.gpus = k;
+    if ((st = comm_terms(c, job, cand, &terms)))
+        return st;
+    const pl_utility_opts *uo = &c->req->opts->utility;
+    if ((st = pl_pctx_interference(c, job, k, cand->gpus, k, uo->form, &terms.interference,
+                                   &terms.interference_worst, &cand->slowdown)))
+        return st;
+    int32_t *dom, nd;
+    if ((st = machines_gpus(c, cand->gpus, k, &dom, &nd)))
+        return st;
+    st = pl_pctx_fragmentation(c, dom, nd, cand->gpus, k, &terms.fragmentation);
+    free(dom);
+    if (st)
+        return st;
+    terms.fragmentation_worst = 1.0;
+    if ((st = pl_utility(uo, &terms, &cand->utility)))
+        return st;
+    cand->comm = terms.comm;
+    *ok = 1;
+    return PL_OK;
+}
+
+pl_status pl_pctx_commit(pl_pctx *c, const pl_job *job, const pl_cand *cand)
+{
+    pl_plan_item *items;
+    int32_t n;
+    pl_status st = pl_plan_build(c->work, job, cand->gpus, cand->k, &items, &n);
+    if (st)
+        return st;
+    st = pl_plan_alloc(c->work, items, n);
+    free(items);
+    if (!st)
+        st = add_occupant(c, job, cand->gpus, cand->k);
+    return st;
+}
+
+int pl_cand_better(const pl_cand *a, const pl_cand *b)
+{
+    return a->utility > b->utility + 1e-12;
+}
+
+void pl_cand_copy(pl_cand *dst, const pl_cand *src)
+{
+    memcpy(dst->gpus, src->gpus, (size_t)src->k * sizeof *dst->gpus);
+    dst->k = src->k;
+    dst->machine = src->machine;
+    dst->utility = src->utility;
+    dst->comm = src->comm;
+    dst->slowdown = src->slowdown;
+}

@@ -1,0 +1,256 @@
+/* Decision sets, resource plans and pl_decision_apply(). */
+#include <stdlib.h>
+#include <string.h>
+#include "policy_impl.h"
+
+typedef struct entry {
+    pl_decision_kind kind;
+    int32_t ngpus;
+    int32_t *gpus;
+    int32_t machine;
+    double utility;
+    int64_t comm_cost;
+    double slowdown;
+    char *reason;
+} entry;
+
+struct pl_decision {
+    int32_t n;
+    entry *e;
+};
+
+static const char *const waiting_reason = "does not fit the free resources now";
+
+pl_status pl_decision_create_internal(int32_t n, pl_decision **out)
+{
+    pl_decision *d = pl_alloc(1, sizeof *d);
+    if (!d)
+        return PL_ENOMEM;
+    if (n > 0 && !(d->e = pl_alloc((size_t)n, sizeof *d->e))) {
+        pl_decision_free(d);
+        return PL_ENOMEM;
+    }
+    d->n = n;
+    for (int32_t i = 0; i < n; i++) {
+        d->e[i].kind = PL_DECISION_WAITING;
+        d->e[i].machine = -1;
+        d->e[i].slowdown = 1.0;
+        if (!(d->e[i].reason = pl_strdup(waiting_reason))) {
+            pl_decision_free(d);
+            return PL_ENOMEM;
+        }
+    }
+    *out = d;
+    return PL_OK;
+}
+
+void pl_decision_free(pl_decision *d)
+{
+    if (!d)
+        return;
+    for (int32_t i = 0; i < d->n; i++) {
+        free(d->e[i].gpus);
+        free(d->e[i].reason);
+    }
+    free(d->e);
+    free(d);
+}
+
+int32_t pl_decision_count(const pl_decision *d)
+{
+    return d ? d->n : 0;
+}
+
+pl_status pl_decision_get(const pl_decision *d, int32_t i, pl_decision_info *info)
+{
+    if (!d || !info || i < 0 || i >= d->n)
+        return pl_err(PL_EINVAL, "pl_decision_get: bad decision set, index %d or info", (int)i);
+    const entry *e = &d->e[i];
+    info->kind = e->kind;
+    info->ngpus = e->ngpus;
+    info->gpus = e->gpus;
+    info->machine = e->machine;
+    info->utility = e->utility;
+    info->comm_cost = e->comm_cost;
+    info->slowdown = e->slowdown;
+    info->reason = e->reason ? e->reason : "";
+    return PL_OK;
+}
+
+pl_status pl_decision_set(pl_decision *d, int32_t i, const pl_decision_info *info)
+{
+    if (!d || !info || i < 0 || i >= d->n)
+        return pl_err(PL_EINVAL, "pl_decision_set: bad decision set, index %d or info", (int)i);
+    if (info->kind < PL_DECISION_PLACED || info->kind > PL_DECISION_REJECTED)
+        return pl_err(PL_EINVAL, "pl_decision_set: unknown kind %d", (int)info->kind);
+    int placed = info->kind == PL_DECISION_PLACED;
+    if (placed && (info->ngpus < 0 || (info->ngpus > 0 && !info->gpus)))
+        return pl_err(PL_EINVAL, "pl_decision_set: a placed job needs its GPU list");
+    int32_t *gpus = NULL;
+    if (placed && info->ngpus > 0) {
+        if (!(gpus = pl_alloc((size_t)info->ngpus, sizeof *gpus)))
+            return PL_ENOMEM;
+        memcpy(gpus, info->gpus, (size_t)info->ngpus * sizeof *gpus);
+    }
+    char *reason = pl_strdup(placed || !info->reason ? "" : info->reason);
+    if (!reason) {
+        free(gpus);
+        return PL_ENOMEM;
+    }
+    entry *e = &d->e[i];
+    free(e->gpus);
+    free(e->reason);
+    e->kind = info->kind;
+    e->ngpus = placed ? info->ngpus : 0;
+    e->gpus = gpus;
+    e->machine = info->machine;
+    e->utility = info->utility;
+    e->comm_cost = info->comm_cost;
+    e->slowdown = info->slowdown < 1.0 ? 1.0 : info->slowdown;
+    e->reason = reason;
+    return PL_OK;
+}
+
+/* ---- resource plans ---------------------------------------------------------- */
+
+static pl_status plan_add(pl_plan_item **items, int32_t *n, int64_t *cap, int32_t v,
+                          pl_resource res, int64_t amount)
+{
+    if (amount <= 0)
+        return PL_OK;
+    for (int32_t i = 0; i < *n; i++)
+        if ((*items)[i].v == v && (*items)[i].res == res) {
+            if (pl_add_ovf((*items)[i].amount, amount, &(*items)[i].amount))
+                return pl_err(PL_EOVERFLOW, "resource plan: demand of %s on vertex %d overflows",
+                              pl_resource_name(res), (int)v);
+            return PL_OK;
+        }
+    pl_status st = pl_grow((void **)items, cap, *n + 1, sizeof **items);
+    if (st)
+        return st;
+    (*items)[(*n)++] = (pl_plan_item){v, res, amount};
+    return PL_OK;
+}
+
+/* A vertex whose capacity of res is 0 does not model it (file comment of policy.h). */
+static int models(const pl_topology *t, int32_t v, pl_resource res)
+{
+    int64_t capacity = 0;
+    return v >= 0 && pl_topology_amount(t, v, res, &capacity, NULL, NULL) == PL_OK && capacity > 0;
+}
+
+static int32_t first_numa(const pl_topology *t, int32_t pkg)
+{
+    int32_t numa = -1, count = 0;
+    if (pkg < 0)
+        return -1;
+    pl_status st = pl_topology_descendants(t, pkg, PL_VK_NUMA, &numa, 1, &count);
+    return (st == PL_OK || st == PL_ELIMIT) && count > 0 ? numa : -1;
+}
+
+pl_status pl_plan_build(const pl_topology *t, const pl_job *job, const int32_t *gpus, int32_t k,
+                        pl_plan_item **items, int32_t *n)
+{
+    *items = NULL;
+    *n = 0;
+    int64_t cap = 0;
+    pl_status st = PL_OK;
+    for (int32_t i = 0; i < k && !st; i++) {
+        pl_task_demand dem;
+        if ((st = pl_job_task(job, i, &dem)))
+            break;
+        int32_t g = gpus[i], pkg = -1;
+        if (pl_topology_ancestor(t, g, PL_VK_PACKAGE, &pkg) != PL_OK)
+            pkg = -1;
+        /* The GPU itself is always checked: a task takes the whole device. */
+        st = plan_add(items, n, &cap, g, PL_RES_UNITS, 1);
+        if (!st && models(t, g, PL_RES_GPU_MEMORY))
+            st = plan_add(items, n, &cap, g, PL_RES_GPU_MEMORY, dem.gpu_memory);
+        if (!st && models(t, pkg, PL_RES_CORES))
+            st = plan_add(items, n, &cap, pkg, PL_RES_CORES, dem.cores);
+        if (!st && models(t, pkg, PL_RES_BANDWIDTH))
+            st = plan_add(items, n, &cap, pkg, PL_RES_BANDWIDTH, dem.bandwidth);
+        int32_t numa = first_numa(t, pkg);
+        if (!st && models(t, numa, PL_RES_MEMORY))
+            st = plan_add(items, n, &cap, numa, PL_RES_MEMORY, dem.memory);
+    }
+    if (st) {
+        free(*items);
+        *items = NULL;
+        *n = 0;
+    }
+    return st;
+}
+
+int pl_plan_fits(const pl_topology *t, const pl_plan_item *items, int32_t n, int use_capacity)
+{
+    for (int32_t i = 0; i < n; i++) {
+        int64_t capacity = 0, free_amount = 0;
+        if (pl_topology_amount(t, items[i].v, items[i].res, &capacity, NULL, &free_amount))
+            return 0;
+        if (items[i].amount > (use_capacity ? capacity : free_amount))
+            return 0;
+    }
+    return 1;
+}
+
+pl_status pl_plan_alloc(pl_topology *t, const pl_plan_item *items, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++) {
+        pl_status st = pl_topology_alloc(t, items[i].v, items[i].res, items[i].amount);
+        if (st)
+            return st;
+    }
+    return PL_OK;
+}
+
+/* ---- apply ----------------------------------------------------------------------- */
+
+static pl_status apply_one(const pl_decision *d, int32_t i, const pl_policy_request *req,
+                           pl_topology *topo)
+{
+    const entry *e = &d->e[i];
+    if (i >= req->nqueue || !req->queue[i])
+        return pl_err(PL_EINVAL, "pl_decision_apply: decision %d has no queued job", (int)i);
+    const pl_job *job = req->queue[i];
+    if (e->ngpus != pl_job_task_count(job))
+        return pl_err(PL_EINVAL, "pl_decision_apply: decision %d places %d tasks, job \"%s\" has %d",
+                      (int)i, (int)e->ngpus, pl_job_name(job), (int)pl_job_task_count(job));
+    pl_plan_item *items;
+    int32_t n;
+    pl_status st = pl_plan_build(topo, job, e->gpus, e->ngpus, &items, &n);
+    if (st)
+        return st;
+    if (!pl_plan_fits(topo, items, n, 0))
+        st = pl_err(PL_EINVAL, "pl_decision_apply: job \"%s\" (decision %d) no longer fits: "
+                               "a resource it needs is taken",
+                    pl_job_name(job), (int)i);
+    else
+        st = pl_plan_alloc(topo, items, n);
+    free(items);
+    return st;
+}
+
+pl_status pl_decision_apply(const pl_decision *d, const pl_policy_request *req, pl_topology *topo)
+{
+    if (!d || !req || !topo || (req->nqueue > 0 && !req->queue))
+        return pl_err(PL_EINVAL, "pl_decision_apply: NULL argument");
+    pl_topology_snapshot *snap;
+    pl_status st = pl_topology_snapshot_take(topo, &snap);
+    if (st)
+        return st;
+    for (int32_t i = 0; i < d->n && !st; i++)
+        if (d->e[i].kind == PL_DECISION_PLACED)
+            st = apply_one(d, i, req, topo);
+    if (st) {
+        /* All or nothing: put back what the earlier jobs took. The message of
+         * the failure is the one to keep, so restore's own status is moot. */
+        (void)pl_topology_snapshot_restore(topo, snap);
+        if (st == PL_EOVERFLOW || st == PL_ENOMEM)
+            st = pl_err(st, "pl_decision_apply: nothing allocated (%s)", pl_last_error());
+        else
+            st = PL_EINVAL;
+    }
+    pl_topology_snapshot_free(snap);
+    return st;
+}

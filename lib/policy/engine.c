@@ -1,0 +1,99 @@
+/* The loop every built-in policy shares (seed 002's Algorithm 1 body): take
+ * the queued jobs in order, reject those that can never fit, let the policy
+ * choose a placement, postpone or place it; a placed job's GPUs are taken in
+ * the context so later jobs of the same call see them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "policy_impl.h"
+
+static pl_status set_kind(pl_decision *out, int32_t i, pl_decision_kind kind, const char *reason)
+{
+    pl_decision_info info = {0};
+    info.kind = kind;
+    info.machine = -1;
+    info.slowdown = 1.0;
+    info.reason = reason;
+    return pl_decision_set(out, i, &info);
+}
+
+static pl_status decide(pl_pctx *c, const pl_engine_rules *rules, pl_decision *out, int32_t i,
+                        const pl_job *job, int *placed, int *waited)
+{
+    int32_t k;
+    char reason[256];
+    *placed = *waited = 0;
+    const char *why = pl_pctx_job_check(c, job, &k, rules->single_machine);
+    if (why)
+        return set_kind(out, i, PL_DECISION_REJECTED, why);
+    pl_cand cand = {0};
+    cand.k = k;
+    if (!(cand.gpus = pl_alloc((size_t)k, sizeof *cand.gpus)))
+        return PL_ENOMEM;
+    pl_choose_result res = PL_NO_FIT;
+    pl_status st = rules->choose(c, job, k, &cand, &res);
+    if (st || res == PL_NO_FIT) {
+        free(cand.gpus);
+        if (st)
+            return st;
+        *waited = 1;
+        snprintf(reason, sizeof reason, "no admissible machine has %d free GPUs with the resources the job needs",
+                 (int)k);
+        return set_kind(out, i, PL_DECISION_WAITING, reason);
+    }
+    pl_decision_info info = {0};
+    info.ngpus = k;
+    info.gpus = cand.gpus;
+    info.machine = cand.machine >= 0 ? c->mach[cand.machine].vertex : -1;
+    info.utility = cand.utility;
+    info.comm_cost = cand.comm;
+    info.slowdown = cand.slowdown;
+    double min_u = pl_job_min_utility(job);
+    if (rules->postpone && cand.utility < min_u) {
+        snprintf(reason, sizeof reason, "best utility %.4f is below the job's minimal utility %.4f",
+                 cand.utility, min_u);
+        info.kind = PL_DECISION_POSTPONED;
+        info.reason = reason;
+        st = pl_decision_set(out, i, &info);
+    } else {
+        info.kind = PL_DECISION_PLACED;
+        if (!(st = pl_pctx_commit(c, job, &cand)))
+            st = pl_decision_set(out, i, &info);
+        *placed = 1;
+    }
+    free(cand.gpus);
+    return st;
+}
+
+pl_status pl_engine_run(const pl_policy_request *req, pl_decision *out, const pl_engine_rules *rules)
+{
+    pl_pctx *c;
+    pl_status st = pl_pctx_create(req, &c);
+    if (st)
+        return st;
+    int32_t placed = 0;
+    const char *blocker = NULL;
+    char reason[256];
+    for (int32_t i = 0; i < req->nqueue && !st; i++) {
+        const pl_job *job = req->queue[i];
+        if (req->opts->max_placed > 0 && placed >= req->opts->max_placed) {
+            snprintf(reason, sizeof reason, "max_placed (%d) jobs already placed in this call",
+                     (int)req->opts->max_placed);
+            st = set_kind(out, i, PL_DECISION_WAITING, reason);
+            continue;
+        }
+        if (blocker) {
+            snprintf(reason, sizeof reason, "behind job \"%s\", which waits (first come, first served)",
+                     blocker);
+            st = set_kind(out, i, PL_DECISION_WAITING, reason);
+            continue;
+        }
+        int was_placed, waited;
+        st = decide(c, rules, out, i, job, &was_placed, &waited);
+        placed += was_placed;
+        /* A rejected job never fits, so it does not hold the queue up. */
+        if (waited && rules->block_on_wait)
+            blocker = pl_job_name(job);
+    }
+    pl_pctx_free(c);
+    return st;
+}

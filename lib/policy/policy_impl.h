@@ -1,0 +1,166 @@
+/* Internals shared by the placement policies (not installed).
+ *
+ * A policy call works on a context: a private copy of the topology on which
+ * the jobs placed so far in the call are allocated, a table of the machines
+ * (their GPUs, sockets and GPU distances), and who holds each GPU (running
+ * jobs and jobs placed earlier in the call), for interference. */
+#ifndef PL_POLICY_IMPL_H
+#define PL_POLICY_IMPL_H
+
+#include <placement/policy.h>
+#include "../core/core.h"
+
+/* ---- resource plans (decision.c) ----------------------------------------- */
+
+/* One amount of one resource on one vertex. */
+typedef struct pl_plan_item {
+    int32_t v;
+    pl_resource res;
+    int64_t amount;
+} pl_plan_item;
+
+/* What placing task i of job on gpus[i] takes (policy.h's resource rule),
+ * merged per (vertex, resource). *items is freed by the caller. */
+PL_INTERNAL pl_status pl_plan_build(const pl_topology *t, const pl_job *job, const int32_t *gpus,
+                                    int32_t k, pl_plan_item **items, int32_t *n);
+/* 1 if every item fits the free amounts (use_capacity: the capacities). */
+PL_INTERNAL int pl_plan_fits(const pl_topology *t, const pl_plan_item *items, int32_t n,
+                             int use_capacity);
+/* Allocate every item (the caller has checked they fit, or restores a snapshot). */
+PL_INTERNAL pl_status pl_plan_alloc(pl_topology *t, const pl_plan_item *items, int32_t n);
+
+/* A decision set of n WAITING entries. */
+PL_INTERNAL pl_status pl_decision_create_internal(int32_t n, pl_decision **out);
+
+/* ---- context (candidates.c) ---------------------------------------------- */
+
+typedef struct pl_pmachine {
+    int32_t vertex;
+    const char *name;
+    int32_t ngpus;
+    int32_t *gpus;          /* GPU vertices in preorder */
+    int32_t *gpu_socket;    /* per GPU: index into sockets[] */
+    int32_t nsockets;
+    int32_t *sockets;       /* package vertex (or -1: GPUs under no package) */
+    int32_t *socket_total;  /* GPUs per socket */
+    int64_t *dist;          /* ngpus x ngpus, computed on first use */
+    int64_t maxdist;        /* largest GPU-pair distance */
+    int64_t *tmin, *tmax;   /* per k: smallest / largest Eq. 3 t of k GPUs */
+} pl_pmachine;
+
+typedef struct pl_occupant {
+    const pl_job *job;
+    int32_t ngpus;
+} pl_occupant;
+
+typedef struct pl_pctx {
+    const pl_policy_request *req;
+    const pl_profile_set *ps;
+    pl_profile_set *owned_ps;
+    pl_topology *work;      /* the caller's topology plus this call's placements */
+    int32_t nvert;
+    int32_t nmach;
+    pl_pmachine *mach;
+    int32_t *gpu_mach;      /* per vertex: machine index of a GPU, else -1 */
+    int32_t *gpu_index;     /* per vertex: index of a GPU in its machine */
+    int32_t *owner;         /* per vertex: occupant holding the GPU, else -1 */
+    pl_occupant *occ;
+    int64_t nocc, capocc;
+    uint64_t rng;           /* "random": splitmix64 state */
+} pl_pctx;
+
+/* A candidate placement of one job: task i on gpus[i]. */
+typedef struct pl_cand {
+    int32_t k;
+    int32_t *gpus;
+    int32_t machine;        /* machine index, -1 if several */
+    double utility;
+    int64_t comm;
+    double slowdown;
+} pl_cand;
+
+PL_INTERNAL pl_status pl_pctx_create(const pl_policy_request *req, pl_pctx **out);
+PL_INTERNAL void pl_pctx_free(pl_pctx *c);
+
+/* GPU distance (machine matrices within a machine, Dijkstra across). */
+PL_INTERNAL pl_status pl_pctx_dist(pl_pctx *c, int32_t a, int32_t b, int64_t *d);
+/* Make sure machine m's distance matrix and t_min/t_max are computed. */
+PL_INTERNAL pl_status pl_pctx_machine_ready(pl_pctx *c, int32_t m);
+/* 1 if GPU vertex g is free in the work topology. */
+PL_INTERNAL int pl_pctx_gpu_free(const pl_pctx *c, int32_t g);
+/* Free GPUs of machine m (preorder) into out (cap >= ngpus); returns how many. */
+PL_INTERNAL int32_t pl_pctx_free_gpus(const pl_pctx *c, int32_t m, int32_t *out);
+/* Free GPUs of socket s of machine m. */
+PL_INTERNAL int32_t pl_pctx_socket_free(const pl_pctx *c, int32_t m, int32_t s);
+
+/* Why a job cannot be considered at all (REJECTED), or 0 with k = its GPUs. */
+PL_INTERNAL const char *pl_pctx_job_check(pl_pctx *c, const pl_job *job, int32_t *k,
+                                          int single_machine_only);
+/* 1 if machine m is admissible for job (node filter, capacities could hold it). */
+PL_INTERNAL int pl_pctx_machine_admits(pl_pctx *c, const pl_job *job, int32_t m, int32_t k);
+
+/* Fill utility, comm cost and slowdown of job on gpus (k of them); 0 if the
+ * resources do not fit the work topology or anti-collocation is violated
+ * (*ok = 0). */
+PL_INTERNAL pl_status pl_pctx_evaluate(pl_pctx *c, const pl_job *job, pl_cand *cand, int *ok);
+
+/* Interference terms of job if it ran on the sockets of gpus (n of them):
+ * mean (form-dependent), worst and max slowdown. */
+PL_INTERNAL pl_status pl_pctx_interference(pl_pctx *c, const pl_job *job, int32_t k,
+                                           const int32_t *gpus, int32_t n, pl_utility_form form,
+                                           double *mean, double *worst, double *max_slowdown);
+/* Eq. 5 over the sockets holding the GPUs of dom (n of them), after taking
+ * the n_used GPUs of used. */
+PL_INTERNAL pl_status pl_pctx_fragmentation(pl_pctx *c, const int32_t *dom, int32_t n,
+                                            const int32_t *used, int32_t n_used, double *omega);
+
+/* Allocate the candidate in the work topology and record its occupant. */
+PL_INTERNAL pl_status pl_pctx_commit(pl_pctx *c, const pl_job *job, const pl_cand *cand);
+
+/* ---- the driver shared by the built-in policies (engine.c) --------------- */
+
+typedef enum pl_choose_result {
+    PL_CHOSEN = 0,   /* cand filled */
+    PL_NO_FIT = 1    /* nothing fits now (WAITING) */
+} pl_choose_result;
+
+/* Pick a placement of job (k GPUs) in the context; cand->gpus has room for k. */
+typedef pl_status (*pl_choose_fn)(pl_pctx *c, const pl_job *job, int32_t k, pl_cand *cand,
+                                  pl_choose_result *res);
+
+typedef struct pl_engine_rules {
+    pl_choose_fn choose;
+    int block_on_wait;      /* fcfs: the first waiting job blocks the rest */
+    int postpone;           /* topo-aware-p */
+    int single_machine;     /* baselines: a job is placed on one machine */
+} pl_engine_rules;
+
+PL_INTERNAL pl_status pl_engine_run(const pl_policy_request *req, pl_decision *out,
+                                    const pl_engine_rules *rules);
+
+/* Best-utility comparison used across machines: 1 if a beats b. */
+PL_INTERNAL int pl_cand_better(const pl_cand *a, const pl_cand *b);
+PL_INTERNAL void pl_cand_copy(pl_cand *dst, const pl_cand *src);
+
+/* ---- DRB (drb.c) ------------------------------------------------------------ */
+
+/* Map the k tasks of job onto the free GPUs P (n of them) by Algorithm 2;
+ * gpus[i] receives task i's GPU. *ok = 0 when Algorithm 3's constraints
+ * leave a task without a side. */
+PL_INTERNAL pl_status pl_drb_map(pl_pctx *c, const pl_job *job, int32_t k, const int32_t *P,
+                                 int32_t n, int32_t *gpus, int *ok);
+/* The Fiduccia-Mattheyses pass on a physical split (exposed for tests). */
+PL_INTERNAL pl_status pl_drb_refine(pl_pctx *c, const int32_t *P, int32_t n, uint8_t *side,
+                                    int64_t *cut_before, int64_t *cut_after);
+
+/* ---- built-in policies ------------------------------------------------------ */
+
+PL_INTERNAL extern const pl_policy_ops pl_policy_topo_aware;
+PL_INTERNAL extern const pl_policy_ops pl_policy_topo_aware_p;
+PL_INTERNAL extern const pl_policy_ops pl_policy_fcfs;
+PL_INTERNAL extern const pl_policy_ops pl_policy_bf;
+PL_INTERNAL extern const pl_policy_ops pl_policy_pack;
+PL_INTERNAL extern const pl_policy_ops pl_policy_spread;
+PL_INTERNAL extern const pl_policy_ops pl_policy_random;
+
+#endif

@@ -1,0 +1,58 @@
+/* "spread": on each machine one free GPU from each socket in turn (index
+ * order, round robin), so the job touches as many sockets as it can. Across
+ * machines the most sockets touched, then the machine with the most free
+ * GPUs, then the first. */
+#include "baseline.h"
+
+static int pick(pl_pctx *c, int32_t m, int32_t k, int32_t *gpus)
+{
+    const pl_pmachine *pm = &c->mach[m];
+    int32_t got = 0;
+    for (int32_t round = 0; round < pm->ngpus && got < k; round++)
+        for (int32_t s = 0; s < pm->nsockets && got < k; s++) {
+            int32_t seen = 0;
+            for (int32_t i = 0; i < pm->ngpus; i++)
+                if (pm->gpu_socket[i] == s && pl_pctx_gpu_free(c, pm->gpus[i]) && seen++ == round) {
+                    gpus[got++] = pm->gpus[i];
+                    break;
+                }
+        }
+    return got == k;
+}
+
+static int32_t sockets_touched(pl_pctx *c, const pl_cand *a)
+{
+    const pl_pmachine *pm = &c->mach[a->machine];
+    int32_t n = 0;
+    for (int32_t s = 0; s < pm->nsockets; s++)
+        for (int32_t i = 0; i < a->k; i++)
+            if (pm->gpu_socket[c->gpu_index[a->gpus[i]]] == s) {
+                n++;
+                break;
+            }
+    return n;
+}
+
+static double rank(pl_pctx *c, const pl_cand *a, const pl_cand *b)
+{
+    int32_t sa = sockets_touched(c, a), sb = sockets_touched(c, b);
+    if (sa != sb)
+        return sa > sb ? -1 : 1;
+    return (double)pl_pctx_free_gpus(c, b->machine, NULL) - (double)pl_pctx_free_gpus(c, a->machine, NULL);
+}
+
+static pl_status choose(pl_pctx *c, const pl_job *job, int32_t k, pl_cand *cand, pl_choose_result *res)
+{
+    return pl_baseline_choose(c, job, k, cand, res, pick, rank);
+}
+
+static pl_status place(const pl_policy_request *req, pl_decision *out)
+{
+    pl_engine_rules r = {choose, 0, 0, 1};
+    return pl_engine_run(req, out, &r);
+}
+
+const pl_policy_ops pl_policy_spread = {
+    "spread", "one GPU from each socket in turn: as many sockets as possible, emptiest machine first",
+    place,
+};

@@ -1,0 +1,89 @@
+/* "topo-aware" and "topo-aware-p" (seed 002, Algorithm 1): per admissible
+ * machine with enough free GPUs, map the job with DRB and keep the machine of
+ * the highest job utility (the first one on a tie). A job that allows several
+ * machines is mapped across machines by DRB only when no single machine can
+ * hold it. topo-aware-p postpones a job whose best utility is below its
+ * minimal utility. */
+#include <stdlib.h>
+#include "policy_impl.h"
+
+static pl_status try_domain(pl_pctx *c, const pl_job *job, int32_t k, const int32_t *P, int32_t n,
+                            pl_cand *tmp, pl_cand *best, int *found)
+{
+    int ok;
+    pl_status st = pl_drb_map(c, job, k, P, n, tmp->gpus, &ok);
+    if (st || !ok)
+        return st;
+    tmp->k = k;
+    if ((st = pl_pctx_evaluate(c, job, tmp, &ok)) || !ok)
+        return st;
+    if (!*found || pl_cand_better(tmp, best)) {
+        pl_cand_copy(best, tmp);
+        *found = 1;
+    }
+    return PL_OK;
+}
+
+static pl_status choose(pl_pctx *c, const pl_job *job, int32_t k, pl_cand *cand,
+                        pl_choose_result *res)
+{
+    int32_t maxg = 0;
+    for (int32_t m = 0; m < c->nmach; m++)
+        if (c->mach[m].ngpus > maxg)
+            maxg = c->mach[m].ngpus;
+    pl_cand tmp = {0};
+    int32_t *P = pl_alloc((size_t)maxg + 1, sizeof *P);
+    tmp.gpus = pl_alloc((size_t)k, sizeof *tmp.gpus);
+    pl_status st = !P || !tmp.gpus ? PL_ENOMEM : PL_OK;
+    int found = 0;
+    for (int32_t m = 0; m < c->nmach && !st; m++) {
+        if (!pl_pctx_machine_admits(c, job, m, k))
+            continue;
+        int32_t n = pl_pctx_free_gpus(c, m, P);
+        if (n >= k)
+            st = try_domain(c, job, k, P, n, &tmp, cand, &found);
+    }
+    if (!st && !found && !pl_job_single_node(job)) {
+        /* No machine holds it alone: DRB over the free GPUs of all of them. */
+        int32_t total = 0;
+        int64_t cap = 0;
+        int32_t *all = NULL;
+        for (int32_t m = 0; m < c->nmach && !st; m++) {
+            if (!pl_job_admits_node(job, c->mach[m].name))
+                continue;
+            if (!(st = pl_grow((void **)&all, &cap, total + c->mach[m].ngpus, sizeof *all)))
+                total += pl_pctx_free_gpus(c, m, all + total);
+        }
+        if (!st && total >= k)
+            st = try_domain(c, job, k, all, total, &tmp, cand, &found);
+        free(all);
+    }
+    free(P);
+    free(tmp.gpus);
+    *res = found ? PL_CHOSEN : PL_NO_FIT;
+    return st;
+}
+
+static pl_status place_ta(const pl_policy_request *req, pl_decision *out)
+{
+    pl_engine_rules r = {choose, 0, 0, 0};
+    return pl_engine_run(req, out, &r);
+}
+
+static pl_status place_tap(const pl_policy_request *req, pl_decision *out)
+{
+    pl_engine_rules r = {choose, 0, 1, 0};
+    return pl_engine_run(req, out, &r);
+}
+
+const pl_policy_ops pl_policy_topo_aware = {
+    "topo-aware",
+    "seed 002's topology-aware placement: DRB with utility-based job bipartition, best machine",
+    place_ta,
+};
+
+const pl_policy_ops pl_policy_topo_aware_p = {
+    "topo-aware-p",
+    "topo-aware, postponing a job whose best utility is below its minimal utility",
+    place_tap,
+};
