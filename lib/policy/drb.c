@@ -357,6 +357,65 @@ static pl_status drb_rec(drb *d, const int32_t *A, int32_t na, const int32_t *P,
     return st;
 }
 
+/* ---- assignment refinement ------------------------------------------------------- */
+
+static int same_demand(const pl_job *job, int32_t a, int32_t b)
+{
+    pl_task_demand x, y;
+    return pl_job_task(job, a, &x) == PL_OK && pl_job_task(job, b, &y) == PL_OK &&
+           !memcmp(&x, &y, sizeof x);
+}
+
+/* Traffic-weighted distance between task a (placed on GPU ga) and all other
+ * tasks, with b's GPU taken as gb where b is the task swapped with a. */
+static pl_status task_cost(drb *d, int32_t a, int32_t ga, int32_t b, int32_t gb, double *cost)
+{
+    *cost = 0;
+    for (int32_t t = 0; t < d->k; t++) {
+        double w = d->traffic[(size_t)a * (size_t)d->k + (size_t)t];
+        if (t == a || w == 0)
+            continue;
+        int64_t dist;
+        pl_status st = pl_pctx_dist(d->c, ga, t == b ? gb : d->gpus[t], &dist);
+        if (st)
+            return st;
+        *cost += w * (double)dist;
+    }
+    return PL_OK;
+}
+
+/* DRB fixes each task's side greedily, task by task, so with uneven traffic
+ * a heavy pair can end up farther apart than needed (measured by
+ * bench-scotch: 2% worse than Scotch's assignment onto the same GPUs). Swap
+ * two tasks' GPUs while that lowers sum traffic x distance. Only tasks with
+ * equal demands on one machine are swapped, so resources, node filters and
+ * anti-collocation stay as DRB checked them. */
+static pl_status swap_refine(drb *d)
+{
+    const int32_t k = d->k;
+    for (int improved = 1, rounds = 0; improved && rounds < 2 * k; rounds++) {
+        improved = 0;
+        for (int32_t a = 0; a < k; a++)
+            for (int32_t b = a + 1; b < k; b++) {
+                int32_t ga = d->gpus[a], gb = d->gpus[b];
+                if (d->c->gpu_mach[ga] != d->c->gpu_mach[gb] || !same_demand(d->job, a, b))
+                    continue;
+                double before_a, before_b, after_a, after_b;
+                pl_status st;
+                if ((st = task_cost(d, a, ga, b, gb, &before_a)) || (st = task_cost(d, b, gb, a, ga, &before_b)) ||
+                    (st = task_cost(d, a, gb, b, ga, &after_a)) || (st = task_cost(d, b, ga, a, gb, &after_b)))
+                    return st;
+                /* The a-b edge is counted twice on both sides: the comparison holds. */
+                if (after_a + after_b < before_a + before_b - 1e-9) {
+                    d->gpus[a] = gb;
+                    d->gpus[b] = ga;
+                    improved = 1;
+                }
+            }
+    }
+    return PL_OK;
+}
+
 pl_status pl_drb_map(pl_pctx *c, const pl_job *job, int32_t k, const int32_t *P, int32_t n,
                      int32_t *gpus, int *ok)
 {
@@ -386,6 +445,8 @@ pl_status pl_drb_map(pl_pctx *c, const pl_job *job, int32_t k, const int32_t *P,
     }
     if (!st)
         st = drb_rec(&d, A, k, P, n, ok);
+    if (!st && *ok)
+        st = swap_refine(&d);
     free(A);
     free(d.traffic);
     free(d.dom);

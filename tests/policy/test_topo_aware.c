@@ -307,6 +307,50 @@ static void test_cluster_multi_node_and_anti_collocation(void **s)
 /* The Fiduccia-Mattheyses pass repairs a split that cuts both NVLink pairs:
  * with D = 22 the pairs (0,1) and (2,3) weigh 22, the cross pairs 1; the
  * cut {0,2} | {1,3} weighs 22 + 22 + 1 + 1 = 46, {0,1} | {2,3} 4. */
+/* Uneven traffic on an empty Minsky (bench-scotch's "random" k = 4 case):
+ * traffic 0-1: 1, 0-2: 3, 1-2: 3, task 3 talks to nobody. Algorithm 3 takes
+ * the tasks in order: task 0 ties and goes to socket 0, task 1 follows it
+ * (1 x 1 against 1 x 22), task 2 must take socket 1 (socket 0 is full):
+ * traffic-weighted cost 1 x 1 + 3 x 22 + 3 x 22 = 133. Swapping tasks 1 and
+ * 3 puts 0 and 3 on socket 0, 1 and 2 on socket 1: 1 x 22 + 3 x 22 + 3 x 1 =
+ * 91, the optimum (Scotch's mapping onto the same GPUs also gives 91). */
+static void test_swap_refinement(void **s)
+{
+    (void)s;
+    pl_topology *t = minsky();
+    pl_job *j;
+    assert_pl_ok(pl_job_create("uneven", &j));
+    for (int i = 0; i < 4; i++)
+        assert_pl_ok(pl_job_add_task(j, NULL, NULL));
+    const double w[4][4] = {{0, 1, 3, 0}, {1, 0, 3, 0}, {3, 3, 0, 0}, {0, 0, 0, 0}};
+    for (int a = 0; a < 4; a++)
+        for (int b = a + 1; b < 4; b++)
+            if (w[a][b] > 0)
+                assert_pl_ok(pl_job_add_edge(j, a, b, w[a][b]));
+    /* Communication only, as bench-scotch runs it. */
+    pl_policy_opts o;
+    pl_policy_opts_init(&o);
+    o.policy = "topo-aware";
+    o.utility.form = PL_UTILITY_PAPER;
+    o.utility.alpha_cc = 1;
+    o.utility.alpha_b = 0;
+    o.utility.alpha_d = 0;
+    pl_decision *d = NULL;
+    assert_pl_ok(pl_policy_place(&o, t, NULL, 0, &j, 1, &d));
+    pl_decision_info info = dec(d, 0, PL_DECISION_PLACED);
+    int64_t m[16];
+    assert_pl_ok(pl_topology_distance_matrix(t, info.gpus, 4, m));
+    double weighted = 0;
+    for (int a = 0; a < 4; a++)
+        for (int b = a + 1; b < 4; b++)
+            weighted += w[a][b] * (double)m[a * 4 + b];
+    assert_true(fabs(weighted - 91) < 1e-9);
+    assert_int_equal(m[1 * 4 + 2], 1); /* the 1-2 pair shares a socket */
+    pl_decision_free(d);
+    pl_job_free(j);
+    pl_topology_free(t);
+}
+
 static void test_fm_refinement(void **s)
 {
     (void)s;
@@ -347,6 +391,7 @@ int main(void)
         cmocka_unit_test(test_cluster_never_splits_when_one_machine_fits),
         cmocka_unit_test(test_cluster_multi_node_and_anti_collocation),
         cmocka_unit_test(test_fm_refinement),
+        cmocka_unit_test(test_swap_refinement),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
