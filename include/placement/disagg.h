@@ -303,8 +303,9 @@ typedef struct pl_disagg_decision {
 } pl_disagg_decision;
 
 /**
- * \brief Decide where workload w, arriving in the queue at time now_s, runs
- *        under `policy` on the cluster's current state. Changes nothing.
+ * \brief Decide where workload w runs if it starts at time now_s (deadline
+ *        checks use now_s + predicted time), under `policy`, on the
+ *        cluster's current state. Changes nothing.
  *        lf_bw and lf_cap are only read by ::PL_DISAGG_AWARE (Eq. 4.4).
  *        doc/disagg.md describes each policy step by step.
  * \return ::PL_OK (check d->placed); ::PL_EINVAL for NULL, an unknown policy

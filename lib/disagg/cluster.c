@@ -240,6 +240,8 @@ static pl_status check_nvme(const pl_disagg_cluster *c, const pl_disagg_workload
                             const pl_disagg_decision *d, int32_t *k, int64_t *bw, int32_t *sharers)
 {
     const char *fn = "pl_disagg_apply";
+    if (d->n_new_devices < 0)
+        return pl_err(PL_EINVAL, "%s: negative device count", fn);
     if (!dg_uses_nvme(w)) {
         if (d->composition != -1 || d->n_new_devices != 0)
             return pl_err(PL_EINVAL, "%s: workload uses no NVMe but the decision names a composition", fn);

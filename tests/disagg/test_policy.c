@@ -530,6 +530,10 @@ static void test_apply_errors(void **state)
     e = manual_new(0, 1, 1);
     e.placed = 0;
     assert_pl_status(pl_disagg_apply(c, &s, &e, 0, NULL), PL_EINVAL);
+    e = manual_new(0, 0, 0);
+    e.composition = 0;
+    e.n_new_devices = -1;
+    assert_pl_status(pl_disagg_apply(c, &s, &e, 0, NULL), PL_EINVAL);
     /* composition 0 is attached to node 0, not node 1 */
     e = manual_new(1, 0, 0);
     e.composition = 0;
