@@ -1,0 +1,72 @@
+/* Internal layout of pl_disagg_cluster (include/placement/disagg.h). */
+#ifndef PL_DISAGG_IMPL_H
+#define PL_DISAGG_IMPL_H
+
+#include <placement/disagg.h>
+#include "core/core.h"
+
+typedef struct dg_node {
+    int32_t cores, free_cores;
+    int64_t mem, free_mem;
+} dg_node;
+
+typedef struct dg_nvme {
+    int64_t bw, cap;
+    int32_t comp; /* -1: free in the pool */
+} dg_nvme;
+
+typedef struct dg_comp {
+    int alive;
+    int32_t node;
+    int32_t n;
+    int32_t dev[PL_DISAGG_MAX_COMPOSE];
+    int64_t bw, cap, used_bw, used_cap;
+    int32_t sharers;
+} dg_comp;
+
+typedef struct dg_gpu {
+    int64_t bw, mem;
+    int32_t splits[PL_DISAGG_MAX_SPLITS];
+    int32_t n_splits;
+    int32_t n_vgpu;                     /* 0: unsplit */
+    int32_t vgpu_job[PL_DISAGG_MAX_VGPU]; /* placement id, -1 idle */
+    int32_t busy;
+} dg_gpu;
+
+typedef struct dg_place {
+    int alive;
+    pl_disagg_workload w;
+    int32_t node, comp, gpu, vgpu;
+    double start, end;
+} dg_place;
+
+struct pl_disagg_cluster {
+    pl_disagg_opts opts;
+    dg_node *nodes;
+    int64_t nnodes, cap_nodes;
+    dg_nvme *nvme;
+    int64_t nnvme, cap_nvme;
+    dg_comp *comps;
+    int64_t ncomps, cap_comps;
+    dg_gpu *gpus;
+    int64_t ngpus, cap_gpus;
+    dg_place *places;
+    int64_t nplaces, cap_places;
+};
+
+/* Checks of a workload shared by decide and apply (sets the error). */
+PL_INTERNAL pl_status dg_check_workload(const pl_disagg_workload *w, const char *fn);
+static inline int dg_uses_nvme(const pl_disagg_workload *w)
+{
+    return w->nvme_bw_bytes_per_s > 0 || w->nvme_cap_bytes > 0;
+}
+static inline int dg_uses_gpu(const pl_disagg_workload *w)
+{
+    return w->gpu_bw_bytes_per_s > 0 || w->gpu_mem_bytes > 0;
+}
+/* Run time of w on a vGPU of g with `corunners` busy vGPUs including its own. */
+PL_INTERNAL double dg_gpu_time(const pl_disagg_workload *w, int32_t corunners);
+/* Latest predicted end of a composition's sharers. */
+PL_INTERNAL double dg_comp_end(const pl_disagg_cluster *c, int32_t comp);
+
+#endif
