@@ -50,8 +50,17 @@ static int64_t scaled(const pl_drm *d, double c)
     return (int64_t)llround(v);
 }
 
+/* Queue-order tie-break in cost units added to the unscheduled cost of the
+ * request at position i of n: n - i, or that scaled below one cost unit of
+ * Eq. 8 for queues as long as cost_scale, so one step of W always dominates. */
+static int64_t queue_tie(const pl_drm *d, int32_t i, int32_t n)
+{
+    int64_t k = n - i;
+    return n < d->opts.cost_scale ? k : k * (d->opts.cost_scale - 1) / n;
+}
+
 static void job_cost(const pl_drm *d, const pl_drm_job_request *r, int64_t waited,
-                     int64_t postponed, double load, drm_jobcost *c)
+                     int64_t postponed, double load, int64_t tie, drm_jobcost *c)
 {
     const pl_drm_opts *o = &d->opts;
     double phi = r->phi > 0 ? r->phi : pl_job_duration(r->job);
@@ -67,7 +76,7 @@ static void job_cost(const pl_drm *d, const pl_drm_job_request *r, int64_t waite
     } else {
         pr = 1.0, px = p, pl = 2 * p - 1;
     }
-    c->unsched = scaled(d, pl_drm_cost(ut_l, 1.0, (double)waited) + o->unscheduled_base);
+    c->unsched = scaled(d, pl_drm_cost(ut_l, 1.0, (double)waited) + o->unscheduled_base) + tie;
     c->place = scaled(d, pl_drm_cost(ut_l, 1.0, 0));
     c->local = scaled(d, pl_drm_cost(ut_l, pl, 0));
     c->rack = scaled(d, pl_drm_cost(ut_r, pr, 0));
@@ -487,15 +496,20 @@ static int64_t flow_of(const pl_flownet *net, int32_t arc)
 typedef struct drm_queue {
     drm_sub **item;
     int32_t *next;
-    int32_t *head;  /* [nracks + 1]: racks, then X */
+    int32_t *head, *tail;  /* [nracks + 1]: racks, then X */
     int32_t n;
 } drm_queue;
 
+/* FIFO lists, so that sub-tasks are dealt to servers in job-table order. */
 static void q_push(drm_queue *q, int32_t list, drm_sub *s)
 {
     q->item[q->n] = s;
-    q->next[q->n] = q->head[list];
-    q->head[list] = q->n++;
+    q->next[q->n] = -1;
+    if (q->tail[list] >= 0)
+        q->next[q->tail[list]] = q->n;
+    else
+        q->head[list] = q->n;
+    q->tail[list] = q->n++;
 }
 
 static drm_sub *q_pop(drm_queue *q, int32_t list)
@@ -504,6 +518,8 @@ static drm_sub *q_pop(drm_queue *q, int32_t list)
     if (i < 0)
         return NULL;
     q->head[list] = q->next[i];
+    if (q->head[list] < 0)
+        q->tail[list] = -1;
     return q->item[i];
 }
 
@@ -513,18 +529,20 @@ static pl_status decode_phase(pl_drm *d, int p, const uint8_t *active, int32_t n
 {
     drm_phase *ph = &d->ph[p];
     drm_queue q;
-    q.item = pl_alloc((size_t)nactive_subs + 1, sizeof *q.item);
-    q.next = pl_alloc((size_t)nactive_subs + 1, sizeof *q.next);
+    /* A unit routed X -> RN is queued twice: at X, then at its rack. */
+    q.item = pl_alloc(2 * (size_t)nactive_subs + 1, sizeof *q.item);
+    q.next = pl_alloc(2 * (size_t)nactive_subs + 1, sizeof *q.next);
     q.head = pl_alloc((size_t)ph->nracks + 2, sizeof *q.head);
+    q.tail = pl_alloc((size_t)ph->nracks + 2, sizeof *q.tail);
     q.n = 0;
     pl_status st = PL_OK;
-    if (!q.item || !q.next || !q.head) {
+    if (!q.item || !q.next || !q.head || !q.tail) {
         st = PL_ENOMEM;
         goto out;
     }
     int32_t xl = ph->nracks;
     for (int32_t r = 0; r <= xl; r++)
-        q.head[r] = -1;
+        q.head[r] = q.tail[r] = -1;
     for (int32_t i = 0; i < d->ne; i++) {
         drm_jphase *jp = &d->e[i].ph[p];
         for (int32_t k = 0; active[i] && k < jp->count; k++) {
@@ -562,6 +580,7 @@ out:
     free(q.item);
     free(q.next);
     free(q.head);
+    free(q.tail);
     return st;
 }
 
@@ -601,25 +620,57 @@ pl_status drm_bind_requests(pl_drm *d, const pl_drm_job_request *reqs, int32_t n
     return PL_OK;
 }
 
-static void batch_units(const pl_drm_job_request *reqs, int32_t n, drm_units *u)
+/* Largest free cores and memory of any machine: a task beyond them can
+ * never be placed, and must not set the slot size for the others. */
+static void machine_max_free(const pl_drm *d, const pl_topology *topo, int64_t *cores,
+                             int64_t *memory)
+{
+    *cores = *memory = 0;
+    for (int32_t m = 0; m < d->nmachines; m++) {
+        int64_t fc = 0, fm = 0;
+        pl_topology_subtree_amount(topo, d->machines[m], -1, PL_RES_CORES, NULL, &fc);
+        pl_topology_subtree_amount(topo, d->machines[m], -1, PL_RES_MEMORY, NULL, &fm);
+        *cores = fc > *cores ? fc : *cores;
+        *memory = fm > *memory ? fm : *memory;
+    }
+}
+
+static int job_fits_somewhere(const pl_drm_job_request *r, int64_t cores, int64_t memory)
+{
+    int32_t nt = pl_job_task_count(r->job);
+    for (int32_t k = 0; k < nt; k++) {
+        pl_task_demand dm;
+        pl_job_task(r->job, k, &dm);
+        if (dm.cores > cores || dm.memory > memory)
+            return 0;
+    }
+    return 1;
+}
+
+/* Unit sizes over the jobs still active (those that can fit somewhere). */
+static void batch_units(const pl_drm *d, const pl_drm_job_request *reqs, const uint8_t *active,
+                        drm_units *u)
 {
     memset(u, 0, sizeof *u);
-    for (int32_t i = 0; i < n; i++) {
-        int32_t nt = pl_job_task_count(reqs[i].job);
+    for (int32_t i = 0; i < d->ne; i++) {
+        if (!active[i])
+            continue;
+        const pl_drm_job_request *r = &reqs[d->e[i].req];
+        int32_t nt = pl_job_task_count(r->job);
         for (int32_t k = 0; k < nt; k++) {
             pl_task_demand dm;
-            pl_job_task(reqs[i].job, k, &dm);
+            pl_job_task(r->job, k, &dm);
             u->cores = dm.cores > u->cores ? dm.cores : u->cores;
             u->memory = dm.memory > u->memory ? dm.memory : u->memory;
             u->total[DRM_CPU]++;
             u->total[DRM_GPU] += dm.gpus;
         }
-        if (reqs[i].nvme_shares > 0) {
-            u->total[DRM_NVME] += reqs[i].nvme_shares;
-            if (reqs[i].nvme_bw_bytes_per_s > u->bw)
-                u->bw = reqs[i].nvme_bw_bytes_per_s;
-            if (reqs[i].nvme_bytes > u->bytes)
-                u->bytes = reqs[i].nvme_bytes;
+        if (r->nvme_shares > 0) {
+            u->total[DRM_NVME] += r->nvme_shares;
+            if (r->nvme_bw_bytes_per_s > u->bw)
+                u->bw = r->nvme_bw_bytes_per_s;
+            if (r->nvme_bytes > u->bytes)
+                u->bytes = r->nvme_bytes;
         }
     }
 }
@@ -761,7 +812,8 @@ pl_status pl_drm_round(pl_drm *d, pl_topology *topo, const pl_drm_job_request *r
         return st;
 
     drm_units u;
-    batch_units(reqs, n, &u);
+    int64_t max_cores, max_memory;
+    machine_max_free(d, topo, &max_cores, &max_memory);
     drm_jobcost *costs = pl_alloc((size_t)d->ne + 1, sizeof *costs);
     uint8_t *active = pl_alloc((size_t)d->ne + 1, 1);
     uint8_t *outcome = pl_alloc((size_t)d->ne + 1, 1);
@@ -772,10 +824,12 @@ pl_status pl_drm_round(pl_drm *d, pl_topology *topo, const pl_drm_job_request *r
     }
     for (int32_t i = 0; i < d->ne; i++) {
         drm_entry *e = &d->e[i];
-        job_cost(d, &reqs[e->req], e->waited, e->postponed, network_load, &costs[i]);
-        active[i] = 1;
-        outcome[i] = PL_DRM_PLACED;
+        job_cost(d, &reqs[e->req], e->waited, e->postponed, network_load, queue_tie(d, e->req, n),
+                 &costs[i]);
+        active[i] = (uint8_t)job_fits_somewhere(&reqs[e->req], max_cores, max_memory);
+        outcome[i] = active[i] ? PL_DRM_PLACED : PL_DRM_NO_CPU;
     }
+    batch_units(d, reqs, active, &u);
     static const uint8_t fail[DRM_PHASES] = { PL_DRM_NO_CPU, PL_DRM_NO_GPU, PL_DRM_NO_NVME };
     for (int p = 0; p < DRM_PHASES && st == PL_OK; p++) {
         st = run_phase(d, topo, p, reqs, &u, costs, active, stats);
