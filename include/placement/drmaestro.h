@@ -166,9 +166,9 @@ void pl_drm_free(pl_drm *d);
  * \param network_load current network load in [0, 1] (NA policy).
  * \param apply non-zero: allocate the placed jobs' resources in \p topo.
  * \param[out] stats timings (may be NULL).
- * \return ::PL_OK; ::PL_EINVAL (bad arguments, duplicate ids, a task
- *         without cores and memory, a topology of another shape than in
- *         earlier rounds); errors of the flow solver; ::PL_ENOMEM.
+ * \return ::PL_OK; ::PL_EINVAL (bad arguments, a job without tasks,
+ *         duplicate ids, a topology of another shape than in earlier
+ *         rounds); errors of the flow solver; ::PL_ENOMEM.
  *         On error W and the topology are unchanged.
  */
 pl_status pl_drm_round(pl_drm *d, pl_topology *topo, const pl_drm_job_request *reqs,
