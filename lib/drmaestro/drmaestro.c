@@ -464,12 +464,11 @@ static pl_status sub_set_home(pl_drm *d, drm_phase *ph, drm_sub *s, int32_t home
     return st;
 }
 
-static pl_status sub_set_costs(pl_drm *d, drm_phase *ph, int p, drm_sub *s, const drm_jobcost *c)
+static pl_status sub_set_costs(drm_phase *ph, int p, drm_sub *s, const drm_jobcost *c)
 {
     pl_flownet *net = ph->net;
     pl_status st = pl_flownet_set_arc_cost(net, s->arc_u, c->unsched);
     int64_t remote_cap = p == DRM_CPU || c->remote_ok ? 1 : 0;
-    (void)d;
     if (st == PL_OK)
         st = pl_flownet_set_arc_cost(net, s->arc_x, p == DRM_CPU ? c->place : c->cross);
     if (st == PL_OK)
@@ -705,7 +704,7 @@ static pl_status run_phase(pl_drm *d, const pl_topology *topo, int p, const pl_d
             if (active[i] && p != DRM_CPU)
                 st = sub_set_home(d, ph, s, home_of(e, s));
             if (st == PL_OK && active[i])
-                st = sub_set_costs(d, ph, p, s, &costs[i]);
+                st = sub_set_costs(ph, p, s, &costs[i]);
             if (st == PL_OK)
                 st = pl_flownet_set_supply(ph->net, s->node, active[i] ? 1 : 0);
             supply += active[i] ? 1 : 0;
@@ -746,7 +745,7 @@ static int phase_placed(const drm_entry *e, int p)
 }
 
 /* Pick concrete devices for a placed job; fills its result. */
-static pl_status realise(pl_drm *d, const pl_topology *topo, drm_taken *tk, const drm_entry *e,
+static pl_status realise(const pl_topology *topo, drm_taken *tk, const drm_entry *e,
                          const pl_drm_job_request *r, pl_drm_placement *pl)
 {
     int32_t *mach = (int32_t *)pl->machine;
@@ -779,7 +778,6 @@ static pl_status realise(pl_drm *d, const pl_topology *topo, drm_taken *tk, cons
             return pl_err(PL_EINTERNAL, "drmaestro: no NVMe room left under vertex %d", s->server);
         sh[pl->nvme++] = (pl_drm_nvme){ v, s->server, s->server == mach[0] };
     }
-    (void)d;
     return PL_OK;
 }
 
@@ -851,7 +849,7 @@ pl_status pl_drm_round(pl_drm *d, pl_topology *topo, const pl_drm_job_request *r
         pl_drm_placement *pl = &d->res.pl[e->req];
         pl->outcome = (pl_drm_outcome)outcome[i];
         if (outcome[i] == PL_DRM_PLACED)
-            st = realise(d, topo, &tk, e, &reqs[e->req], pl);
+            st = realise(topo, &tk, e, &reqs[e->req], pl);
     }
     if (st == PL_OK && apply)
         st = drm_apply(topo, &tk);

@@ -508,6 +508,83 @@ static void test_incremental_random_rounds(void **state)
     pl_topology_free(a.t);
 }
 
+/* ---- hardware disaggregation: pools, racks ------------------------------------------ */
+
+static int32_t add_gpus(pl_topology *t, int32_t parent, int n, int used)
+{
+    int32_t first = -1;
+    for (int g = 0; g < n; g++) {
+        int32_t v;
+        assert_pl_ok(pl_topology_add_vertex(t, PL_VK_GPU, parent, NULL, g, &v));
+        assert_pl_ok(pl_topology_set_capacity(t, v, PL_RES_UNITS, 1));
+        if (g < used)
+            assert_pl_ok(pl_topology_alloc(t, v, PL_RES_UNITS, 1));
+        if (g == 0)
+            first = v;
+    }
+    return first;
+}
+
+/*
+ * cluster: rack0 {node0: 8 cores, no GPU; pool0: 1 GPU}, rack1 {node1: no
+ * free core, 3 GPUs, 1 used}, pool1 (under the root, no rack): 1 GPU.
+ * A (1 GPU, phi 50) lands on node0; its GPU costs 750 in rack0's pool
+ * (P 1.5) against 1000 elsewhere (P 2): pool0. Then B (2 GPUs): node1 costs
+ * 1000 + 33 (load 1/3) per GPU, pool1 1000: one from each, 2033.
+ */
+static void test_pools_and_racks(void **state)
+{
+    (void)state;
+    pl_topology *t;
+    int32_t root, r0, r1, n0, n1, p0, p1, pk;
+    assert_pl_ok(pl_topology_create(&t));
+    assert_pl_ok(pl_topology_add_vertex(t, PL_VK_CLUSTER, -1, "cluster", -1, &root));
+    assert_pl_ok(pl_topology_add_vertex(t, PL_VK_RACK, root, "rack0", 0, &r0));
+    assert_pl_ok(pl_topology_add_vertex(t, PL_VK_RACK, root, "rack1", 1, &r1));
+    assert_pl_ok(pl_topology_add_vertex(t, PL_VK_MACHINE, r0, "node0", 0, &n0));
+    assert_pl_ok(pl_topology_add_vertex(t, PL_VK_PACKAGE, n0, NULL, 0, &pk));
+    assert_pl_ok(pl_topology_set_capacity(t, pk, PL_RES_CORES, 8));
+    assert_pl_ok(pl_topology_set_capacity(t, pk, PL_RES_MEMORY, 8 * GIB));
+    assert_pl_ok(pl_topology_add_vertex(t, PL_VK_POOL, r0, "pool0", 0, &p0));
+    int32_t g_p0 = add_gpus(t, p0, 1, 0);
+    assert_pl_ok(pl_topology_add_vertex(t, PL_VK_MACHINE, r1, "node1", 1, &n1));
+    assert_pl_ok(pl_topology_add_vertex(t, PL_VK_PACKAGE, n1, NULL, 0, &pk));
+    assert_pl_ok(pl_topology_set_capacity(t, pk, PL_RES_CORES, 8));
+    assert_pl_ok(pl_topology_alloc(t, pk, PL_RES_CORES, 8));
+    int32_t g_n1 = add_gpus(t, pk, 3, 1);
+    assert_pl_ok(pl_topology_add_vertex(t, PL_VK_POOL, root, "pool1", 1, &p1));
+    int32_t g_p1 = add_gpus(t, p1, 1, 0);
+
+    pl_job *ja = make_job(2, 1), *jb = make_job(2, 2);
+    pl_drm_job_request ra = req(1, ja, 50), rb = req(2, jb, 50);
+    pl_drm *d;
+    pl_drm_stats st;
+    assert_pl_ok(pl_drm_create(NULL, &d));
+    assert_pl_ok(pl_drm_round(d, t, &ra, 1, 0, 1, &st));
+    const pl_drm_placement *p = pl_drm_result(d, 0);
+    assert_int_equal(p->outcome, PL_DRM_PLACED);
+    assert_int_equal(p->machine[0], n0);
+    assert_int_equal(p->gpu[0].gpu, g_p0);
+    assert_int_equal(p->gpu[0].server, p0);
+    assert_false(p->gpu[0].local);
+    assert_int_equal(st.cost[1], 750);
+    assert_pl_ok(pl_drm_round(d, t, &rb, 1, 0, 1, &st));
+    p = pl_drm_result(d, 0);
+    assert_int_equal(p->outcome, PL_DRM_PLACED);
+    assert_int_equal(st.cost[1], 2033);
+    int from_n1 = 0, from_p1 = 0;
+    for (int g = 0; g < 2; g++) {
+        from_n1 += p->gpu[g].server == n1 && p->gpu[g].gpu == g_n1 + 1;
+        from_p1 += p->gpu[g].server == p1 && p->gpu[g].gpu == g_p1;
+    }
+    assert_int_equal(from_n1, 1);
+    assert_int_equal(from_p1, 1);
+    pl_drm_free(d);
+    pl_job_free(ja);
+    pl_job_free(jb);
+    pl_topology_free(t);
+}
+
 /* ---- baselines and errors ------------------------------------------------------------------ */
 
 static void test_baselines(void **state)
@@ -605,6 +682,7 @@ int main(void)
         cmocka_unit_test(test_network_aware),
         cmocka_unit_test(test_incremental_matches_fresh),
         cmocka_unit_test(test_incremental_random_rounds),
+        cmocka_unit_test(test_pools_and_racks),
         cmocka_unit_test(test_baselines),
         cmocka_unit_test(test_errors),
     };
