@@ -657,7 +657,10 @@ static void test_errors(void **state)
     pl_drm_job_request r[2] = { req(5, j, 10), req(5, j, 10) };
     assert_pl_status(pl_drm_round(d, c.t, r, 2, 0, 0, NULL), PL_EINVAL);
     assert_pl_status(pl_drm_round(d, c.t, r, 1, 1.5, 0, NULL), PL_EINVAL);
+    assert_pl_ok(pl_drm_round(d, c.t, NULL, 0, 0, 0, NULL));
+    assert_int_equal(pl_drm_result_count(d), 0);
     assert_pl_ok(pl_drm_round(d, c.t, r, 1, 0, 0, NULL));
+    assert_int_equal(pl_drm_result_count(d), 1);
     /* Another topology shape is refused. */
     cl c2;
     mach_spec m2[2] = { { 8, 0, 1, 0, 0 }, { 8, 0, 1, 0, 0 } };
