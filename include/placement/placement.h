@@ -14,5 +14,6 @@
 #include <placement/interference.h>
 #include <placement/policy.h>
 #include <placement/disagg.h>
+#include <placement/drmaestro.h>
 
 #endif

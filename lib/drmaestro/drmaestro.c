@@ -1,0 +1,871 @@
+/* DRMaestro: the multi-phase flow networks, kept across rounds and edited
+ * in place, their costs (Eq. 6-8), solving, decoding and the gang rule. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "drm_impl.h"
+
+/* ---- cost model ---------------------------------------------------------- */
+
+double pl_drm_utility(double phi, double tau, double z)
+{
+    if (!(tau > 0))
+        return NAN;
+    double u = (tau - phi) / tau;
+    return phi <= tau ? u : u * (10.0 - z) / 9.0;
+}
+
+double pl_drm_cost(double ut, double preference, double waited)
+{
+    return (1.0 - ut) * preference + waited;
+}
+
+double pl_drm_slowdown(const pl_drm_sensitivity *s, double load)
+{
+    if (!s || s->points <= 0)
+        return 1.0;
+    if (load <= s->load[0])
+        return s->slowdown[0];
+    for (int32_t i = 1; i < s->points; i++)
+        if (load <= s->load[i]) {
+            double f = (load - s->load[i - 1]) / (s->load[i] - s->load[i - 1]);
+            return s->slowdown[i - 1] + f * (s->slowdown[i] - s->slowdown[i - 1]);
+        }
+    return s->slowdown[s->points - 1];
+}
+
+/* What the cost model needs of one request this round. */
+typedef struct drm_jobcost {
+    int64_t unsched;            /* Eq. 8 plus the base */
+    int64_t place;              /* phase 1: Eq. 7 with local phi, P = 1 */
+    int64_t local, rack, cross; /* phases 2-3 preference arcs */
+    int remote_ok;              /* NA: remote placements meet the SLO (or postponed too long) */
+} drm_jobcost;
+
+static int64_t scaled(const pl_drm *d, double c)
+{
+    double v = c * (double)d->opts.cost_scale;
+    if (v > 1e15)
+        v = 1e15; /* far below the solver's n * |c| <= 2^60 limit for any realistic n */
+    return (int64_t)llround(v);
+}
+
+/* Queue-order tie-break in cost units added to the unscheduled cost of the
+ * request at position i of n: n - i, or that scaled below one cost unit of
+ * Eq. 8 for queues as long as cost_scale, so one step of W always dominates. */
+static int64_t queue_tie(const pl_drm *d, int32_t i, int32_t n)
+{
+    int64_t k = n - i;
+    return n < d->opts.cost_scale ? k : k * (d->opts.cost_scale - 1) / n;
+}
+
+static void job_cost(const pl_drm *d, const pl_drm_job_request *r, int64_t waited,
+                     int64_t postponed, double load, int64_t tie, drm_jobcost *c)
+{
+    const pl_drm_opts *o = &d->opts;
+    double phi = r->phi > 0 ? r->phi : pl_job_duration(r->job);
+    double tau = r->tau > 0 ? r->tau : (pl_job_slo(r->job) > 0 ? pl_job_slo(r->job) : o->tau);
+    double z = r->z > 0 ? r->z : o->z;
+    double sf = o->network_aware ? pl_drm_slowdown(&r->sensitivity, load) : 1.0;
+    /* Unknown completion time: the thesis' neutral cost 1, i.e. Ut = 0. */
+    double ut_l = phi > 0 ? pl_drm_utility(phi, tau, z) : 0.0;
+    double ut_r = phi > 0 ? pl_drm_utility(phi * sf, tau, z) : 0.0;
+    double p = o->remote_preference, pl, pr, px;
+    if (o->locality == PL_DRM_LOCALITY_FIRST) {
+        pl = 1.0, pr = p, px = 2 * p - 1;
+    } else {
+        pr = 1.0, px = p, pl = 2 * p - 1;
+    }
+    c->unsched = scaled(d, pl_drm_cost(ut_l, 1.0, (double)waited) + o->unscheduled_base) + tie;
+    c->place = scaled(d, pl_drm_cost(ut_l, 1.0, 0));
+    c->local = scaled(d, pl_drm_cost(ut_l, pl, 0));
+    c->rack = scaled(d, pl_drm_cost(ut_r, pr, 0));
+    c->cross = scaled(d, pl_drm_cost(ut_r, px, 0));
+    c->remote_ok = !(o->network_aware && ut_r < 0 && postponed < o->max_postpone);
+}
+
+/* ---- options and life cycle ---------------------------------------------- */
+
+void pl_drm_opts_init(pl_drm_opts *o)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    o->solver = "network-simplex";
+    o->cost_scale = 1000;
+    o->locality = PL_DRM_LOCALITY_FIRST;
+    o->remote_preference = 1.5;
+    o->max_postpone = 10;
+    o->tau = 100.0;
+    o->z = 1.0;
+    o->unscheduled_base = 1.0;
+    o->load_cost = 0.1;
+}
+
+static void phase_free(drm_phase *ph)
+{
+    pl_flownet_free(ph->net);
+    free(ph->rack_node);
+    free(ph->rack_in_arc);
+    free(ph->prov_vertex);
+    free(ph->prov_node);
+    free(ph->prov_in_arc);
+    free(ph->prov_out_arc);
+    free(ph->prov_rack);
+    free(ph->prov_of_vertex);
+    memset(ph, 0, sizeof *ph);
+}
+
+static void entries_forget_nodes(pl_drm *d)
+{
+    for (int32_t i = 0; i < d->ne; i++)
+        for (int p = 0; p < DRM_PHASES; p++) {
+            free(d->e[i].ph[p].sub);
+            d->e[i].ph[p].sub = NULL;
+            d->e[i].ph[p].count = -1;
+            d->e[i].ph[p].unode = d->e[i].ph[p].uarc = -1;
+        }
+}
+
+pl_status pl_drm_create(const pl_drm_opts *opts, pl_drm **out)
+{
+    if (!out)
+        return pl_err(PL_EINVAL, "pl_drm_create: NULL out");
+    *out = NULL;
+    pl_drm_opts o;
+    if (opts)
+        o = *opts;
+    else
+        pl_drm_opts_init(&o);
+    if (!o.solver)
+        o.solver = "network-simplex";
+    if (o.cost_scale < 1 || !(o.remote_preference > 1) || !(o.z >= 1 && o.z <= 10) ||
+        !(o.tau > 0) || o.max_postpone < 0 || !(o.unscheduled_base >= 0) || !(o.load_cost >= 0) ||
+        (o.locality != PL_DRM_LOCALITY_FIRST && o.locality != PL_DRM_REMOTE_FIRST))
+        return pl_err(PL_EINVAL, "pl_drm_create: bad options (cost_scale >= 1, remote_preference > 1, "
+                      "z in [1, 10], tau > 0, max_postpone, unscheduled_base, load_cost >= 0)");
+    const pl_solver_ops *ops;
+    pl_status st = pl_solver_find(o.solver, &ops);
+    if (st != PL_OK)
+        return st;
+    pl_drm *d = pl_alloc(1, sizeof *d);
+    if (!d)
+        return PL_ENOMEM;
+    d->opts = o;
+    d->nvert = -1;
+    *out = d;
+    return PL_OK;
+}
+
+void pl_drm_free(pl_drm *d)
+{
+    if (!d)
+        return;
+    for (int p = 0; p < DRM_PHASES; p++)
+        phase_free(&d->ph[p]);
+    entries_forget_nodes(d);
+    free(d->e);
+    free(d->rack_vertex);
+    free(d->rack_of_vertex);
+    free(d->machines);
+    drm_result_release(d);
+    free(d);
+}
+
+int32_t pl_drm_result_count(const pl_drm *d)
+{
+    return d ? d->res.n : 0;
+}
+
+const pl_drm_placement *pl_drm_result(const pl_drm *d, int32_t i)
+{
+    return d && i >= 0 && i < d->res.n ? &d->res.pl[i] : NULL;
+}
+
+int64_t pl_drm_waited(const pl_drm *d, int64_t id)
+{
+    for (int32_t i = 0; d && i < d->ne; i++)
+        if (d->e[i].id == id)
+            return d->e[i].waited;
+    return 0;
+}
+
+/* ---- providers: who offers each phase's resource --------------------------- */
+
+static int64_t count_kind(const pl_topology *topo, int32_t v, pl_vertex_kind kind)
+{
+    int32_t n = 0;
+    return pl_topology_descendants(topo, v, (int)kind, NULL, 0, &n) == PL_OK ? n : 0;
+}
+
+static int offers(const pl_topology *topo, int phase, int32_t v)
+{
+    if (phase == DRM_CPU) {
+        int64_t cap = 0;
+        pl_topology_subtree_amount(topo, v, -1, PL_RES_CORES, &cap, NULL);
+        return cap > 0;
+    }
+    return count_kind(topo, v, phase == DRM_GPU ? PL_VK_GPU : PL_VK_STORAGE) > 0;
+}
+
+static pl_status phase_build_base(pl_drm *d, const pl_topology *topo, int p)
+{
+    drm_phase *ph = &d->ph[p];
+    int32_t nv = d->nvert, npools = 0, *pools = NULL;
+    pl_status st = PL_OK;
+    if (p != DRM_CPU) {
+        int32_t n = 0;
+        st = pl_topology_descendants(topo, -1, PL_VK_POOL, NULL, 0, &n);
+        pools = pl_alloc((size_t)n + 1, sizeof *pools);
+        if (!pools)
+            return PL_ENOMEM;
+        if (n)
+            st = pl_topology_descendants(topo, -1, PL_VK_POOL, pools, n, &npools);
+    }
+    int32_t cand = d->nmachines + npools;
+    ph->prov_vertex = pl_alloc((size_t)cand + 1, sizeof(int32_t));
+    ph->prov_node = pl_alloc((size_t)cand + 1, sizeof(int32_t));
+    ph->prov_in_arc = pl_alloc((size_t)cand + 1, sizeof(int32_t));
+    ph->prov_out_arc = pl_alloc((size_t)cand + 1, sizeof(int32_t));
+    ph->prov_rack = pl_alloc((size_t)cand + 1, sizeof(int32_t));
+    ph->prov_of_vertex = pl_alloc((size_t)nv + 1, sizeof(int32_t));
+    ph->rack_node = pl_alloc((size_t)d->nracks + 1, sizeof(int32_t));
+    ph->rack_in_arc = pl_alloc((size_t)d->nracks + 1, sizeof(int32_t));
+    if (!ph->prov_vertex || !ph->prov_node || !ph->prov_in_arc || !ph->prov_out_arc ||
+        !ph->prov_rack || !ph->prov_of_vertex || !ph->rack_node || !ph->rack_in_arc) {
+        free(pools);
+        return PL_ENOMEM;
+    }
+    for (int32_t v = 0; v < nv; v++)
+        ph->prov_of_vertex[v] = -1;
+    for (int32_t i = 0; i < cand; i++) {
+        int32_t v = i < d->nmachines ? d->machines[i] : pools[i - d->nmachines];
+        if (offers(topo, p, v)) {
+            ph->prov_of_vertex[v] = ph->nprov;
+            ph->prov_rack[ph->nprov] = d->rack_of_vertex[v];
+            ph->prov_vertex[ph->nprov++] = v;
+        }
+    }
+    free(pools);
+    if (st == PL_OK)
+        st = pl_flownet_create(&ph->net);
+    pl_flownet *net = ph->net;
+    if (st == PL_OK)
+        st = pl_flownet_add_node(net, "t", 0, &ph->sink);
+    if (st == PL_OK)
+        st = pl_flownet_add_node(net, "X", 0, &ph->x);
+    ph->nracks = d->nracks;
+    for (int32_t r = 0; r < d->nracks && st == PL_OK; r++) {
+        st = pl_flownet_add_node(net, NULL, 0, &ph->rack_node[r]);
+        if (st == PL_OK)
+            st = pl_flownet_add_arc(net, ph->x, ph->rack_node[r], 0, PL_CAP_INF, 0, &ph->rack_in_arc[r]);
+    }
+    for (int32_t s = 0; s < ph->nprov && st == PL_OK; s++) {
+        int32_t r = ph->prov_rack[s];
+        st = pl_flownet_add_node(net, NULL, 0, &ph->prov_node[s]);
+        if (st == PL_OK)
+            st = pl_flownet_add_arc(net, r >= 0 ? ph->rack_node[r] : ph->x, ph->prov_node[s], 0,
+                                    PL_CAP_INF, 0, &ph->prov_in_arc[s]);
+        if (st == PL_OK)
+            st = pl_flownet_add_arc(net, ph->prov_node[s], ph->sink, 0, 0, 0, &ph->prov_out_arc[s]);
+    }
+    return st;
+}
+
+/* Unit sizes of a round: a phase-1 slot is the batch's largest task, a
+ * phase-3 slot its largest share, so any task (share) fits in any slot and
+ * a server never receives more than it can hold. */
+typedef struct drm_units {
+    int64_t cores, memory;     /* phase 1 */
+    int64_t bw, bytes;         /* phase 3 */
+    int64_t total[DRM_PHASES]; /* sub-tasks of the batch per phase (caps the slot counts) */
+} drm_units;
+
+static int64_t slots(int64_t free_amount, int64_t unit)
+{
+    if (free_amount <= 0)
+        return 0;
+    return unit > 0 ? free_amount / unit : INT64_MAX;
+}
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+static pl_status provider_units(const pl_topology *topo, int p, int32_t v, const drm_units *u,
+                                int64_t *units, double *used)
+{
+    int64_t cap = 0, fr = 0;
+    pl_status st;
+    if (p == DRM_CPU) {
+        int64_t mcap = 0, mfree = 0;
+        st = pl_topology_subtree_amount(topo, v, -1, PL_RES_CORES, &cap, &fr);
+        if (st == PL_OK)
+            st = pl_topology_subtree_amount(topo, v, -1, PL_RES_MEMORY, &mcap, &mfree);
+        *units = min64(slots(fr, u->cores), slots(mfree, u->memory));
+    } else if (p == DRM_GPU) {
+        st = pl_topology_subtree_amount(topo, v, PL_VK_GPU, PL_RES_UNITS, &cap, &fr);
+        *units = fr;
+    } else {
+        int32_t n = 0, *vs = NULL;
+        st = pl_topology_subtree_amount(topo, v, PL_VK_STORAGE, PL_RES_BANDWIDTH, &cap, &fr);
+        if (st == PL_OK)
+            st = pl_topology_descendants(topo, v, PL_VK_STORAGE, NULL, 0, &n);
+        if (st == PL_OK && !(vs = pl_alloc((size_t)n + 1, sizeof *vs)))
+            st = PL_ENOMEM;
+        if (st == PL_OK && n)
+            st = pl_topology_descendants(topo, v, PL_VK_STORAGE, vs, n, &n);
+        int64_t sum = 0;
+        for (int32_t i = 0; i < n && st == PL_OK; i++) {
+            int64_t fbw = 0, fby = 0;
+            pl_topology_amount(topo, vs[i], PL_RES_BANDWIDTH, NULL, NULL, &fbw);
+            pl_topology_amount(topo, vs[i], PL_RES_STORAGE, NULL, NULL, &fby);
+            int64_t k = min64(slots(fbw, u->bw), slots(fby, u->bytes));
+            /* A device with neither resource declared still holds one share per unit. */
+            if (u->bw <= 0 && u->bytes <= 0)
+                k = INT64_MAX;
+            sum = k > INT64_MAX - sum ? INT64_MAX : sum + k;
+        }
+        free(vs);
+        *units = sum;
+    }
+    *units = min64(*units, u->total[p]);
+    *used = cap > 0 ? (double)(cap - fr) / (double)cap : 0.0;
+    return st;
+}
+
+static pl_status phase_update_providers(pl_drm *d, const pl_topology *topo, int p,
+                                        const drm_units *u)
+{
+    drm_phase *ph = &d->ph[p];
+    pl_status st = PL_OK;
+    for (int32_t s = 0; s < ph->nprov && st == PL_OK; s++) {
+        int64_t units = 0;
+        double used = 0;
+        st = provider_units(topo, p, ph->prov_vertex[s], u, &units, &used);
+        if (st == PL_OK)
+            st = pl_flownet_set_arc_bounds(ph->net, ph->prov_out_arc[s], 0, units);
+        if (st == PL_OK)
+            st = pl_flownet_set_arc_cost(ph->net, ph->prov_out_arc[s],
+                                         scaled(d, d->opts.load_cost * used));
+    }
+    return st;
+}
+
+/* ---- per-job nodes ------------------------------------------------------------ */
+
+static void jphase_remove(drm_phase *ph, drm_jphase *jp)
+{
+    if (jp->count < 0)
+        return;
+    for (int32_t i = 0; i < jp->count; i++)
+        pl_flownet_remove_node(ph->net, jp->sub[i].node);
+    if (jp->unode >= 0)
+        pl_flownet_remove_node(ph->net, jp->unode);
+    free(jp->sub);
+    jp->sub = NULL;
+    jp->count = -1;
+    jp->unode = jp->uarc = -1;
+}
+
+/* Sub-task i of request r in phase p belongs to which task. */
+static pl_status sub_tasks(const pl_drm_job_request *r, int p, int32_t **task_of, int32_t *count)
+{
+    int32_t nt = pl_job_task_count(r->job), n = 0;
+    if (p == DRM_CPU)
+        n = nt;
+    else if (p == DRM_NVME)
+        n = r->nvme_shares;
+    else
+        for (int32_t k = 0; k < nt; k++) {
+            pl_task_demand dm;
+            pl_job_task(r->job, k, &dm);
+            if (dm.gpus > INT32_MAX - n)
+                return pl_err(PL_EINVAL, "drmaestro: job %lld asks for too many GPUs", (long long)r->id);
+            n += (int32_t)dm.gpus;
+        }
+    int32_t *t = pl_alloc((size_t)n + 1, sizeof *t);
+    if (!t)
+        return PL_ENOMEM;
+    int32_t i = 0;
+    if (p == DRM_GPU)
+        for (int32_t k = 0; k < nt; k++) {
+            pl_task_demand dm;
+            pl_job_task(r->job, k, &dm);
+            for (int64_t g = 0; g < dm.gpus; g++)
+                t[i++] = k;
+        }
+    else
+        for (; i < n; i++)
+            t[i] = p == DRM_CPU ? i : 0;
+    *task_of = t;
+    *count = n;
+    return PL_OK;
+}
+
+static pl_status jphase_build(drm_phase *ph, drm_jphase *jp, const int32_t *task_of, int32_t n)
+{
+    jp->sub = pl_alloc((size_t)n + 1, sizeof *jp->sub);
+    if (!jp->sub)
+        return PL_ENOMEM;
+    jp->count = n;
+    if (n == 0)
+        return PL_OK;
+    pl_flownet *net = ph->net;
+    pl_status st = pl_flownet_add_node(net, NULL, 0, &jp->unode);
+    if (st == PL_OK)
+        st = pl_flownet_add_arc(net, jp->unode, ph->sink, 0, n, 0, &jp->uarc);
+    for (int32_t i = 0; i < n && st == PL_OK; i++) {
+        drm_sub *s = &jp->sub[i];
+        s->task = task_of[i];
+        s->arc_rack = s->arc_local = s->home = s->server = -1;
+        st = pl_flownet_add_node(net, NULL, 0, &s->node);
+        if (st == PL_OK)
+            st = pl_flownet_add_arc(net, s->node, jp->unode, 0, 1, 0, &s->arc_u);
+        if (st == PL_OK)
+            st = pl_flownet_add_arc(net, s->node, ph->x, 0, 1, 0, &s->arc_x);
+    }
+    return st;
+}
+
+static pl_status jphase_ensure(pl_drm *d, int p, drm_entry *e, const pl_drm_job_request *r)
+{
+    int32_t *task_of = NULL, n = 0;
+    pl_status st = sub_tasks(r, p, &task_of, &n);
+    if (st != PL_OK)
+        return st;
+    drm_jphase *jp = &e->ph[p];
+    int same = jp->count == n;
+    for (int32_t i = 0; same && i < n; i++)
+        same = jp->sub[i].task == task_of[i];
+    if (!same) {
+        jphase_remove(&d->ph[p], jp);
+        st = jphase_build(&d->ph[p], jp, task_of, n);
+    }
+    free(task_of);
+    return st;
+}
+
+/* Point a sub-task's preference arcs at its home machine (phases 2-3). */
+static pl_status sub_set_home(pl_drm *d, drm_phase *ph, drm_sub *s, int32_t home)
+{
+    if (s->home == home)
+        return PL_OK;
+    pl_status st = PL_OK;
+    if (s->arc_local >= 0)
+        st = pl_flownet_remove_arc(ph->net, s->arc_local);
+    if (st == PL_OK && s->arc_rack >= 0)
+        st = pl_flownet_remove_arc(ph->net, s->arc_rack);
+    s->arc_local = s->arc_rack = -1;
+    s->home = home;
+    int32_t prov = ph->prov_of_vertex[home], rack = d->rack_of_vertex[home];
+    if (st == PL_OK && prov >= 0)
+        st = pl_flownet_add_arc(ph->net, s->node, ph->prov_node[prov], 0, 1, 0, &s->arc_local);
+    if (st == PL_OK && rack >= 0)
+        st = pl_flownet_add_arc(ph->net, s->node, ph->rack_node[rack], 0, 1, 0, &s->arc_rack);
+    return st;
+}
+
+static pl_status sub_set_costs(drm_phase *ph, int p, drm_sub *s, const drm_jobcost *c)
+{
+    pl_flownet *net = ph->net;
+    pl_status st = pl_flownet_set_arc_cost(net, s->arc_u, c->unsched);
+    int64_t remote_cap = p == DRM_CPU || c->remote_ok ? 1 : 0;
+    if (st == PL_OK)
+        st = pl_flownet_set_arc_cost(net, s->arc_x, p == DRM_CPU ? c->place : c->cross);
+    if (st == PL_OK)
+        st = pl_flownet_set_arc_bounds(net, s->arc_x, 0, remote_cap);
+    if (st == PL_OK && s->arc_rack >= 0)
+        st = pl_flownet_set_arc_cost(net, s->arc_rack, c->rack);
+    if (st == PL_OK && s->arc_rack >= 0)
+        st = pl_flownet_set_arc_bounds(net, s->arc_rack, 0, remote_cap);
+    if (st == PL_OK && s->arc_local >= 0)
+        st = pl_flownet_set_arc_cost(net, s->arc_local, c->local);
+    return st;
+}
+
+/* ---- decoding ----------------------------------------------------------------- */
+
+static int64_t flow_of(const pl_flownet *net, int32_t arc)
+{
+    int64_t f = 0;
+    if (arc < 0 || pl_flownet_get_flow(net, arc, &f) != PL_OK)
+        return 0;
+    return f;
+}
+
+typedef struct drm_queue {
+    drm_sub **item;
+    int32_t *next;
+    int32_t *head, *tail;  /* [nracks + 1]: racks, then X */
+    int32_t n;
+} drm_queue;
+
+/* FIFO lists, so that sub-tasks are dealt to servers in job-table order. */
+static void q_push(drm_queue *q, int32_t list, drm_sub *s)
+{
+    q->item[q->n] = s;
+    q->next[q->n] = -1;
+    if (q->tail[list] >= 0)
+        q->next[q->tail[list]] = q->n;
+    else
+        q->head[list] = q->n;
+    q->tail[list] = q->n++;
+}
+
+static drm_sub *q_pop(drm_queue *q, int32_t list)
+{
+    int32_t i = q->head[list];
+    if (i < 0)
+        return NULL;
+    q->head[list] = q->next[i];
+    if (q->head[list] < 0)
+        q->tail[list] = -1;
+    return q->item[i];
+}
+
+/* Units entering RN and X are interchangeable (every arc after them costs the
+ * same for all), so the flow on each RN/X -> SN arc is dealt out in any order. */
+static pl_status decode_phase(pl_drm *d, int p, const uint8_t *active, int32_t nactive_subs)
+{
+    drm_phase *ph = &d->ph[p];
+    drm_queue q;
+    /* A unit routed X -> RN is queued twice: at X, then at its rack. */
+    q.item = pl_alloc(2 * (size_t)nactive_subs + 1, sizeof *q.item);
+    q.next = pl_alloc(2 * (size_t)nactive_subs + 1, sizeof *q.next);
+    q.head = pl_alloc((size_t)ph->nracks + 2, sizeof *q.head);
+    q.tail = pl_alloc((size_t)ph->nracks + 2, sizeof *q.tail);
+    q.n = 0;
+    pl_status st = PL_OK;
+    if (!q.item || !q.next || !q.head || !q.tail) {
+        st = PL_ENOMEM;
+        goto out;
+    }
+    int32_t xl = ph->nracks;
+    for (int32_t r = 0; r <= xl; r++)
+        q.head[r] = q.tail[r] = -1;
+    for (int32_t i = 0; i < d->ne; i++) {
+        drm_jphase *jp = &d->e[i].ph[p];
+        for (int32_t k = 0; active[i] && k < jp->count; k++) {
+            drm_sub *s = &jp->sub[k];
+            s->server = -1;
+            if (flow_of(ph->net, s->arc_local) > 0)
+                s->server = s->home;
+            else if (flow_of(ph->net, s->arc_rack) > 0)
+                q_push(&q, d->rack_of_vertex[s->home], s);
+            else if (flow_of(ph->net, s->arc_x) > 0)
+                q_push(&q, xl, s);
+        }
+    }
+    for (int32_t r = 0; r < ph->nracks && st == PL_OK; r++)
+        for (int64_t f = flow_of(ph->net, ph->rack_in_arc[r]); f > 0; f--) {
+            drm_sub *s = q_pop(&q, xl);
+            if (!s) {
+                st = pl_err(PL_EINTERNAL, "drmaestro: flow through X does not add up");
+                break;
+            }
+            q_push(&q, r, s);
+        }
+    for (int32_t v = 0; v < ph->nprov && st == PL_OK; v++) {
+        int32_t list = ph->prov_rack[v] >= 0 ? ph->prov_rack[v] : xl;
+        for (int64_t f = flow_of(ph->net, ph->prov_in_arc[v]); f > 0; f--) {
+            drm_sub *s = q_pop(&q, list);
+            if (!s) {
+                st = pl_err(PL_EINTERNAL, "drmaestro: flow into a server does not add up");
+                break;
+            }
+            s->server = ph->prov_vertex[v];
+        }
+    }
+out:
+    free(q.item);
+    free(q.next);
+    free(q.head);
+    free(q.tail);
+    return st;
+}
+
+/* ---- one round ------------------------------------------------------------------- */
+
+static void drop_absent_entries(pl_drm *d)
+{
+    int32_t w = 0;
+    for (int32_t i = 0; i < d->ne; i++) {
+        if (d->e[i].req < 0) {
+            for (int p = 0; p < DRM_PHASES; p++)
+                if (d->ph[p].net)
+                    jphase_remove(&d->ph[p], &d->e[i].ph[p]);
+                else {
+                    free(d->e[i].ph[p].sub);
+                    d->e[i].ph[p].sub = NULL;
+                }
+            continue;
+        }
+        d->e[w++] = d->e[i];
+    }
+    d->ne = w;
+}
+
+pl_status drm_bind_requests(pl_drm *d, const pl_drm_job_request *reqs, int32_t n)
+{
+    for (int32_t i = 0; i < d->ne; i++)
+        d->e[i].req = -1;
+    for (int32_t i = 0; i < n; i++) {
+        int32_t k;
+        pl_status st = drm_entry_get(d, reqs[i].id, &k);
+        if (st != PL_OK)
+            return st;
+        d->e[k].req = i;
+    }
+    drop_absent_entries(d);
+    return PL_OK;
+}
+
+/* Largest free cores and memory of any machine: a task beyond them can
+ * never be placed, and must not set the slot size for the others. */
+static void machine_max_free(const pl_drm *d, const pl_topology *topo, int64_t *cores,
+                             int64_t *memory)
+{
+    *cores = *memory = 0;
+    for (int32_t m = 0; m < d->nmachines; m++) {
+        int64_t fc = 0, fm = 0;
+        pl_topology_subtree_amount(topo, d->machines[m], -1, PL_RES_CORES, NULL, &fc);
+        pl_topology_subtree_amount(topo, d->machines[m], -1, PL_RES_MEMORY, NULL, &fm);
+        *cores = fc > *cores ? fc : *cores;
+        *memory = fm > *memory ? fm : *memory;
+    }
+}
+
+static int job_fits_somewhere(const pl_drm_job_request *r, int64_t cores, int64_t memory)
+{
+    int32_t nt = pl_job_task_count(r->job);
+    for (int32_t k = 0; k < nt; k++) {
+        pl_task_demand dm;
+        pl_job_task(r->job, k, &dm);
+        if (dm.cores > cores || dm.memory > memory)
+            return 0;
+    }
+    return 1;
+}
+
+/* Unit sizes over the jobs still active (those that can fit somewhere). */
+static void batch_units(const pl_drm *d, const pl_drm_job_request *reqs, const uint8_t *active,
+                        drm_units *u)
+{
+    memset(u, 0, sizeof *u);
+    for (int32_t i = 0; i < d->ne; i++) {
+        if (!active[i])
+            continue;
+        const pl_drm_job_request *r = &reqs[d->e[i].req];
+        int32_t nt = pl_job_task_count(r->job);
+        for (int32_t k = 0; k < nt; k++) {
+            pl_task_demand dm;
+            pl_job_task(r->job, k, &dm);
+            u->cores = dm.cores > u->cores ? dm.cores : u->cores;
+            u->memory = dm.memory > u->memory ? dm.memory : u->memory;
+            u->total[DRM_CPU]++;
+            u->total[DRM_GPU] += dm.gpus;
+        }
+        if (r->nvme_shares > 0) {
+            u->total[DRM_NVME] += r->nvme_shares;
+            if (r->nvme_bw_bytes_per_s > u->bw)
+                u->bw = r->nvme_bw_bytes_per_s;
+            if (r->nvme_bytes > u->bytes)
+                u->bytes = r->nvme_bytes;
+        }
+    }
+}
+
+/* Home machine of sub-task s in phase p (>= 1): its task's phase-1 machine. */
+static int32_t home_of(const drm_entry *e, const drm_sub *s)
+{
+    return e->ph[DRM_CPU].sub[s->task].server;
+}
+
+static pl_status run_phase(pl_drm *d, const pl_topology *topo, int p, const pl_drm_job_request *reqs,
+                           const drm_units *u, const drm_jobcost *costs, uint8_t *active,
+                           pl_drm_stats *stats)
+{
+    double t0 = pl_now();
+    pl_status st = PL_OK;
+    drm_phase *ph = &d->ph[p];
+    if (!ph->net)
+        st = phase_build_base(d, topo, p);
+    if (st == PL_OK)
+        st = phase_update_providers(d, topo, p, u);
+    int64_t supply = 0;
+    for (int32_t i = 0; i < d->ne && st == PL_OK; i++) {
+        drm_entry *e = &d->e[i];
+        st = jphase_ensure(d, p, e, &reqs[e->req]);
+        drm_jphase *jp = &e->ph[p];
+        if (jp->count == 0)
+            active[i] = 0;
+        for (int32_t k = 0; k < jp->count && st == PL_OK; k++) {
+            drm_sub *s = &jp->sub[k];
+            s->server = -1;
+            if (active[i] && p != DRM_CPU)
+                st = sub_set_home(d, ph, s, home_of(e, s));
+            if (st == PL_OK && active[i])
+                st = sub_set_costs(ph, p, s, &costs[i]);
+            if (st == PL_OK)
+                st = pl_flownet_set_supply(ph->net, s->node, active[i] ? 1 : 0);
+            supply += active[i] ? 1 : 0;
+        }
+    }
+    if (st == PL_OK)
+        st = pl_flownet_set_supply(ph->net, ph->sink, -supply);
+    double t1 = pl_now();
+    if (stats) {
+        stats->build_seconds += t1 - t0;
+        stats->arcs[p] = pl_flownet_arc_count(ph->net);
+    }
+    if (st != PL_OK || supply == 0)
+        return st;
+    pl_solve_opts so;
+    pl_solve_opts_init(&so);
+    so.solver = d->opts.solver;
+    so.cold_start = d->opts.cold_start;
+    pl_solve_stats ss;
+    st = pl_flownet_solve(ph->net, &so, &ss);
+    if (stats) {
+        stats->solve_seconds += pl_now() - t1;
+        stats->warm[p] = ss.warm;
+        if (st == PL_OK)
+            pl_flownet_solution_cost(ph->net, &stats->cost[p]);
+    }
+    if (st == PL_OK)
+        st = decode_phase(d, p, active, (int32_t)supply);
+    return st;
+}
+
+static int phase_placed(const drm_entry *e, int p)
+{
+    for (int32_t k = 0; k < e->ph[p].count; k++)
+        if (e->ph[p].sub[k].server < 0)
+            return 0;
+    return 1;
+}
+
+/* Pick concrete devices for a placed job; fills its result. */
+static pl_status realise(const pl_topology *topo, drm_taken *tk, const drm_entry *e,
+                         const pl_drm_job_request *r, pl_drm_placement *pl)
+{
+    int32_t *mach = (int32_t *)pl->machine;
+    pl_drm_gpu *g = (pl_drm_gpu *)pl->gpu;
+    pl_drm_nvme *sh = (pl_drm_nvme *)pl->share;
+    const drm_jphase *cpu = &e->ph[DRM_CPU];
+    for (int32_t k = 0; k < cpu->count; k++) {
+        pl_task_demand dm;
+        pl_job_task(r->job, k, &dm);
+        mach[k] = cpu->sub[k].server;
+        pl_status st = drm_pick_cpu(topo, tk, mach[k], dm.cores, dm.memory);
+        if (st != PL_OK)
+            return st;
+    }
+    const drm_jphase *gp = &e->ph[DRM_GPU];
+    pl->gpus = 0;
+    for (int32_t k = 0; k < gp->count; k++) {
+        const drm_sub *s = &gp->sub[k];
+        int32_t v = drm_pick_gpu(topo, tk, s->server);
+        if (v < 0)
+            return pl_err(PL_EINTERNAL, "drmaestro: no free GPU left under vertex %d", s->server);
+        g[pl->gpus++] = (pl_drm_gpu){ s->task, v, s->server, s->server == mach[s->task] };
+    }
+    const drm_jphase *np = &e->ph[DRM_NVME];
+    pl->nvme = 0;
+    for (int32_t k = 0; k < np->count; k++) {
+        const drm_sub *s = &np->sub[k];
+        int32_t v = drm_pick_nvme(topo, tk, s->server, r->nvme_bw_bytes_per_s, r->nvme_bytes);
+        if (v < 0)
+            return pl_err(PL_EINTERNAL, "drmaestro: no NVMe room left under vertex %d", s->server);
+        sh[pl->nvme++] = (pl_drm_nvme){ v, s->server, s->server == mach[0] };
+    }
+    return PL_OK;
+}
+
+pl_status pl_drm_round(pl_drm *d, pl_topology *topo, const pl_drm_job_request *reqs, int32_t n,
+                       double network_load, int apply, pl_drm_stats *stats)
+{
+    if (!d || !topo)
+        return pl_err(PL_EINVAL, "pl_drm_round: NULL argument");
+    if (!(network_load >= 0 && network_load <= 1))
+        return pl_err(PL_EINVAL, "pl_drm_round: network load must be in [0, 1]");
+    pl_status st = drm_check_requests(reqs, n);
+    if (st == PL_OK)
+        st = drm_topology_init(d, topo);
+    if (st != PL_OK)
+        return st;
+    if (stats)
+        memset(stats, 0, sizeof *stats);
+    double t0 = pl_now();
+    if (d->opts.cold_start) {
+        for (int p = 0; p < DRM_PHASES; p++)
+            phase_free(&d->ph[p]);
+        entries_forget_nodes(d);
+    }
+    st = drm_bind_requests(d, reqs, n);
+    if (st == PL_OK)
+        st = drm_result_reset(d, reqs, n);
+    if (stats)
+        stats->build_seconds += pl_now() - t0;
+    if (st != PL_OK)
+        return st;
+
+    drm_units u;
+    int64_t max_cores, max_memory;
+    machine_max_free(d, topo, &max_cores, &max_memory);
+    drm_jobcost *costs = pl_alloc((size_t)d->ne + 1, sizeof *costs);
+    uint8_t *active = pl_alloc((size_t)d->ne + 1, 1);
+    uint8_t *outcome = pl_alloc((size_t)d->ne + 1, 1);
+    drm_taken tk = { pl_alloc((size_t)d->nvert * PL_RES_COUNT + 1, sizeof(int64_t)) };
+    if (!costs || !active || !outcome || !tk.amt) {
+        st = PL_ENOMEM;
+        goto out;
+    }
+    for (int32_t i = 0; i < d->ne; i++) {
+        drm_entry *e = &d->e[i];
+        job_cost(d, &reqs[e->req], e->waited, e->postponed, network_load, queue_tie(d, e->req, n),
+                 &costs[i]);
+        active[i] = (uint8_t)job_fits_somewhere(&reqs[e->req], max_cores, max_memory);
+        outcome[i] = active[i] ? PL_DRM_PLACED : PL_DRM_NO_CPU;
+    }
+    batch_units(d, reqs, active, &u);
+    static const uint8_t fail[DRM_PHASES] = { PL_DRM_NO_CPU, PL_DRM_NO_GPU, PL_DRM_NO_NVME };
+    for (int p = 0; p < DRM_PHASES && st == PL_OK; p++) {
+        st = run_phase(d, topo, p, reqs, &u, costs, active, stats);
+        for (int32_t i = 0; i < d->ne && st == PL_OK; i++) {
+            if (!active[i] || phase_placed(&d->e[i], p))
+                continue;
+            outcome[i] = fail[p];
+            if (p != DRM_CPU && !costs[i].remote_ok)
+                outcome[i] = PL_DRM_POSTPONED;
+            active[i] = 0; /* gang rule: no part in the later phases */
+        }
+        /* Jobs without this phase's resource keep going to the next one. */
+        for (int32_t i = 0; i < d->ne && p + 1 < DRM_PHASES; i++)
+            if (outcome[i] == PL_DRM_PLACED)
+                active[i] = 1;
+    }
+    for (int32_t i = 0; i < d->ne && st == PL_OK; i++) {
+        drm_entry *e = &d->e[i];
+        pl_drm_placement *pl = &d->res.pl[e->req];
+        pl->outcome = (pl_drm_outcome)outcome[i];
+        if (outcome[i] == PL_DRM_PLACED)
+            st = realise(topo, &tk, e, &reqs[e->req], pl);
+    }
+    if (st == PL_OK && apply)
+        st = drm_apply(topo, &tk);
+    if (st == PL_OK)
+        for (int32_t i = 0; i < d->ne; i++) {
+            drm_entry *e = &d->e[i];
+            if (outcome[i] != PL_DRM_PLACED)
+                e->waited++;
+            if (outcome[i] == PL_DRM_POSTPONED)
+                e->postponed++;
+            d->res.pl[e->req].waited = e->waited;
+        }
+out:
+    free(costs);
+    free(active);
+    free(outcome);
+    free(tk.amt);
+    return st;
+}
