@@ -18,6 +18,11 @@
  *  - "pack": fewest sockets and machines (minimum communication cost).
  *  - "spread": GPUs from as many sockets as possible.
  *  - "random": uniformly random free GPUs of one machine (opts.seed).
+ *  - "drmaestro", "drmaestro-na": seed 004's multi-phase min-cost-flow
+ *    placement (placement/drmaestro.h) for one round, locality first or
+ *    network-aware at opts.network_load; a task's GPU may be on another
+ *    machine (remote GPU). For W across rounds, NVMe requests and
+ *    network-sensitivity tables use the pl_drm handle directly.
  * The five baselines place a job on one machine (a multi-node job that no
  * machine can hold is rejected by them); across machines fcfs and bf keep the
  * highest job utility (the SC17 artifact's rule), every policy considers
@@ -89,6 +94,7 @@ typedef struct pl_policy_opts {
     const pl_profile_set *profiles;  /**< Interference profiles (borrowed); NULL = pl_profile_set_builtin(). */
     uint64_t seed;                   /**< For "random" (default 1). */
     int32_t max_placed;              /**< Stop after placing this many jobs (0 = no limit). */
+    double network_load;             /**< Current network load in [0, 1], for "drmaestro-na" (default 0). */
 } pl_policy_opts;
 
 /** \brief Defaults for every field (see each). */

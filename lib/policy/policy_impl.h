@@ -162,5 +162,7 @@ PL_INTERNAL extern const pl_policy_ops pl_policy_bf;
 PL_INTERNAL extern const pl_policy_ops pl_policy_pack;
 PL_INTERNAL extern const pl_policy_ops pl_policy_spread;
 PL_INTERNAL extern const pl_policy_ops pl_policy_random;
+PL_INTERNAL extern const pl_policy_ops pl_policy_drmaestro;
+PL_INTERNAL extern const pl_policy_ops pl_policy_drmaestro_na;
 
 #endif

@@ -11,6 +11,7 @@
 static const pl_policy_ops *const builtin[] = {
     &pl_policy_topo_aware, &pl_policy_topo_aware_p, &pl_policy_fcfs, &pl_policy_bf,
     &pl_policy_pack,       &pl_policy_spread,       &pl_policy_random,
+    &pl_policy_drmaestro,  &pl_policy_drmaestro_na,
 };
 #define N_BUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 
@@ -156,6 +157,8 @@ pl_status pl_policy_place(const pl_policy_opts *opts, const pl_topology *topo,
             return pl_err(PL_EINVAL, "pl_policy_place: queued job %d is NULL", (int)i);
     if (opts->max_placed < 0)
         return pl_err(PL_EINVAL, "pl_policy_place: max_placed %d < 0", (int)opts->max_placed);
+    if (!(opts->network_load >= 0 && opts->network_load <= 1))
+        return pl_err(PL_EINVAL, "pl_policy_place: network_load %g is not in [0, 1]", opts->network_load);
     pl_status st = pl_utility_opts_check(&opts->utility);
     if (st)
         return st;

@@ -1,0 +1,151 @@
+/* "drmaestro" and "drmaestro-na" (seed 004) behind the policy interface: one
+ * pl_drm_round() of a fresh scheduler over the queue, read back as
+ * decisions. What a one-call interface cannot carry is documented in
+ * doc/policies.md: W starts at 0 every call (the stateful pl_drm handle keeps
+ * it across rounds), jobs have no NVMe request or network-sensitivity table
+ * here, and each task is one CPU/memory group with exactly one GPU (the
+ * policy interface's rule), so a task's GPU may be served by another machine
+ * (remote GPU, seed 004's disaggregation). */
+#include <stdlib.h>
+#include <string.h>
+#include <placement/drmaestro.h>
+#include "policy_impl.h"
+
+/* The job as DRMaestro sees it: the same tasks, each asking one GPU. */
+static pl_status one_gpu_per_task(const pl_job *job, pl_job **out)
+{
+    pl_status st = pl_job_create(pl_job_name(job), out);
+    for (int32_t i = 0; i < pl_job_task_count(job) && !st; i++) {
+        pl_task_demand d;
+        if (!(st = pl_job_task(job, i, &d))) {
+            d.gpus = 1;
+            st = pl_job_add_task(*out, &d, NULL);
+        }
+    }
+    if (!st)
+        st = pl_job_set_slo(*out, pl_job_slo(job));
+    if (!st)
+        st = pl_job_set_duration(*out, pl_job_duration(job));
+    if (st) {
+        pl_job_free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+static const char *why(pl_drm_outcome o)
+{
+    switch (o) {
+    case PL_DRM_NO_CPU: return "drmaestro: a task found no machine with the cores and memory (phase 1)";
+    case PL_DRM_NO_GPU: return "drmaestro: not all GPUs could be placed (phase 2, gang rule)";
+    case PL_DRM_NO_NVME: return "drmaestro: not all NVMe shares could be placed (phase 3, gang rule)";
+    default: return "drmaestro: postponed, no placement meets the job's SLO at this network load";
+    }
+}
+
+/* Decision for one placed job: task i's GPU, the common machine or -1,
+ * Eq. (3) over the GPUs, utility Ut of Eq. 6 and the remote slowdown. */
+static pl_status placed(const pl_policy_request *req, const pl_job *job, const pl_drm_placement *p,
+                        pl_decision *out, int32_t i)
+{
+    const int32_t k = pl_job_task_count(job);
+    int32_t *g = pl_alloc((size_t)k, sizeof *g);
+    int64_t *dist = pl_alloc((size_t)k * (size_t)k, sizeof *dist);
+    pl_status st = !g || !dist ? PL_ENOMEM : PL_OK;
+    for (int32_t t = 0; t < k && !st; t++)
+        g[t] = -1;
+    for (int32_t x = 0; x < p->gpus && !st; x++)
+        g[p->gpu[x].task] = p->gpu[x].gpu;
+    pl_decision_info info = {.kind = PL_DECISION_PLACED, .ngpus = k, .gpus = g, .machine = -1,
+                             .slowdown = 1, .reason = ""};
+    for (int32_t t = 0; t < k && !st; t++) {
+        int32_t m;
+        if (g[t] < 0)
+            st = pl_err(PL_EINTERNAL, "drmaestro: task %d of job %d has no GPU", t, i);
+        else if (!(st = pl_topology_ancestor(req->topo, g[t], PL_VK_MACHINE, &m)))
+            info.machine = t == 0 ? m : info.machine == m ? m : -1;
+    }
+    if (!st)
+        st = pl_topology_distance_matrix(req->topo, g, k, dist);
+    if (!st)
+        st = pl_comm_cost(dist, k, &info.comm_cost);
+    if (!st) {
+        double phi = pl_job_duration(job), tau = pl_job_slo(job);
+        info.utility = pl_drm_utility(phi, tau > 0 ? tau : 100, 1);
+        st = pl_decision_set(out, i, &info);
+    }
+    free(g);
+    free(dist);
+    return st;
+}
+
+static pl_status place_drm(const pl_policy_request *req, pl_decision *out, int network_aware)
+{
+    const int32_t n = req->nqueue;
+    pl_drm_opts o;
+    pl_drm_opts_init(&o);
+    o.network_aware = network_aware;
+    pl_drm *d = NULL;
+    pl_topology *work = NULL;
+    pl_job **jobs = pl_alloc((size_t)n + 1, sizeof *jobs);
+    pl_drm_job_request *reqs = pl_alloc((size_t)n + 1, sizeof *reqs);
+    pl_status st = !jobs || !reqs ? PL_ENOMEM : PL_OK;
+    if (!st)
+        st = pl_topology_copy(req->topo, &work); /* pl_drm_round takes a mutable topology */
+    if (!st)
+        st = pl_drm_create(&o, &d);
+    for (int32_t i = 0; i < n && !st; i++) {
+        if (!(st = one_gpu_per_task(req->queue[i], &jobs[i])))
+            reqs[i] = (pl_drm_job_request){.id = i, .job = jobs[i]};
+    }
+    if (!st)
+        st = pl_drm_round(d, work, reqs, n, req->opts->network_load, 0, NULL);
+    int32_t nplaced = 0;
+    for (int32_t i = 0; i < n && !st; i++) {
+        const pl_drm_placement *p = pl_drm_result(d, i);
+        int over = req->opts->max_placed > 0 && nplaced >= req->opts->max_placed;
+        if (!p)
+            st = pl_err(PL_EINTERNAL, "drmaestro: no result for job %d", i);
+        else if (p->outcome == PL_DRM_PLACED && over) {
+            pl_decision_info info = {.kind = PL_DECISION_WAITING, .machine = -1, .slowdown = 1,
+                                     .reason = "max_placed reached"};
+            st = pl_decision_set(out, i, &info);
+        } else if (p->outcome == PL_DRM_PLACED && !(st = placed(req, req->queue[i], p, out, i)))
+            nplaced++;
+        else {
+            pl_decision_info info = {.kind = p->outcome == PL_DRM_POSTPONED ? PL_DECISION_POSTPONED
+                                                                           : PL_DECISION_WAITING,
+                                     .machine = -1, .slowdown = 1, .reason = why(p->outcome)};
+            st = pl_decision_set(out, i, &info);
+        }
+    }
+    for (int32_t i = 0; jobs && i < n; i++)
+        pl_job_free(jobs[i]);
+    free(jobs);
+    free(reqs);
+    pl_drm_free(d);
+    pl_topology_free(work);
+    return st;
+}
+
+static pl_status place_locality(const pl_policy_request *req, pl_decision *out)
+{
+    return place_drm(req, out, 0);
+}
+
+static pl_status place_na(const pl_policy_request *req, pl_decision *out)
+{
+    return place_drm(req, out, 1);
+}
+
+const pl_policy_ops pl_policy_drmaestro = {
+    .name = "drmaestro",
+    .description = "DRMaestro (seed 004): multi-phase min-cost-flow placement, locality first; remote GPUs allowed",
+    .place = place_locality,
+};
+
+const pl_policy_ops pl_policy_drmaestro_na = {
+    .name = "drmaestro-na",
+    .description = "DRMaestro network-aware: as drmaestro, remote placements costed at opts.network_load",
+    .place = place_na,
+};

@@ -1,0 +1,139 @@
+/* "drmaestro" and "drmaestro-na" through the policy interface: one round of
+ * lib/drmaestro over the queue, read back as decisions. */
+#include "policy_fixture.h"
+
+static pl_topology *two_minsky(void)
+{
+    pl_topology *m, *t;
+    assert_pl_ok(pl_topology_builtin("minsky", &m));
+    assert_pl_ok(pl_topology_cluster(m, 2, 2, 0, &t));
+    pl_topology_free(m);
+    return t;
+}
+
+static pl_decision *place_with(const char *policy, const pl_topology *t, pl_job *const *q, int32_t n,
+                               double load)
+{
+    pl_policy_opts o;
+    pl_policy_opts_init(&o);
+    o.policy = policy;
+    o.network_load = load;
+    pl_decision *d = NULL;
+    assert_pl_ok(pl_policy_place(&o, t, NULL, 0, q, n, &d));
+    assert_int_equal(pl_decision_count(d), n);
+    return d;
+}
+
+static void test_registered(void **s)
+{
+    (void)s;
+    const pl_policy_ops *ops;
+    assert_pl_ok(pl_policy_find("drmaestro", &ops));
+    assert_string_equal(ops->name, "drmaestro");
+    assert_pl_ok(pl_policy_find("drmaestro-na", &ops));
+    assert_string_equal(ops->name, "drmaestro-na");
+}
+
+/* 8 GPUs for jobs of 2, 4 and 4 one-GPU tasks: the first two fit (6 GPUs),
+ * the third needs 4 of the 2 left and, by the gang rule, gets none. The
+ * queue order breaks the tie between the two 4-task jobs (doc/drmaestro.md:
+ * earlier requests are cheaper to schedule). */
+static void test_gang_and_order(void **s)
+{
+    (void)s;
+    pl_topology *t = two_minsky();
+    pl_job *q[3] = {mkjob("a", 2, 0, NULL, NULL), mkjob("b", 4, 0, NULL, NULL), mkjob("c", 4, 0, NULL, NULL)};
+    for (int p = 0; p < 2; p++) {
+        pl_decision *d = place_with(p ? "drmaestro-na" : "drmaestro", t, q, 3, 0.5);
+        int32_t seen[8], nseen = 0;
+        for (int32_t i = 0; i < 2; i++) {
+            pl_decision_info info;
+            assert_pl_ok(pl_decision_get(d, i, &info));
+            assert_int_equal(info.kind, PL_DECISION_PLACED);
+            assert_int_equal(info.ngpus, pl_job_task_count(q[i]));
+            for (int32_t g = 0; g < info.ngpus; g++) {
+                pl_vertex_info vi;
+                assert_pl_ok(pl_topology_vertex(t, info.gpus[g], &vi));
+                assert_int_equal(vi.kind, PL_VK_GPU);
+                for (int32_t h = 0; h < nseen; h++)
+                    assert_int_not_equal(seen[h], info.gpus[g]); /* no GPU given twice */
+                seen[nseen++] = info.gpus[g];
+            }
+        }
+        pl_decision_info info;
+        assert_pl_ok(pl_decision_get(d, 2, &info));
+        assert_int_equal(info.kind, PL_DECISION_WAITING);
+        assert_non_null(strstr(info.reason, "gang"));
+        /* The decisions apply: 6 GPUs taken, 2 free. */
+        pl_topology *copy;
+        assert_pl_ok(pl_topology_copy(t, &copy));
+        pl_policy_opts o;
+        pl_policy_opts_init(&o);
+        o.policy = "drmaestro";
+        pl_policy_request req = {&o, copy, NULL, 0, q, 3};
+        assert_pl_ok(pl_decision_apply(d, &req, copy));
+        int64_t cap, fr;
+        int32_t root = vx(copy, "cluster");
+        assert_pl_ok(pl_topology_subtree_amount(copy, root, PL_VK_GPU, PL_RES_UNITS, &cap, &fr));
+        assert_int_equal(cap, 8);
+        assert_int_equal(fr, 2);
+        pl_topology_free(copy);
+        pl_decision_free(d);
+    }
+    for (int i = 0; i < 3; i++)
+        pl_job_free(q[i]);
+    pl_topology_free(t);
+}
+
+/* A machine's GPUs taken: a 2-task job still gets the other machine's. */
+static void test_uses_free_machine(void **s)
+{
+    (void)s;
+    pl_topology *t = two_minsky();
+    const char *busy[4] = {"cluster/rack0/node0/package0/gpu0", "cluster/rack0/node0/package0/gpu1",
+                           "cluster/rack0/node0/package1/gpu2", "cluster/rack0/node0/package1/gpu3"};
+    for (int i = 0; i < 4; i++)
+        assert_pl_ok(pl_topology_alloc(t, vx(t, busy[i]), PL_RES_UNITS, 1));
+    pl_job *j = mkjob("j", 2, 1, NULL, NULL);
+    pl_decision *d = place_with("drmaestro", t, &j, 1, 0);
+    pl_decision_info info;
+    assert_pl_ok(pl_decision_get(d, 0, &info));
+    assert_int_equal(info.kind, PL_DECISION_PLACED);
+    int32_t node1 = vx(t, "cluster/rack0/node1");
+    for (int32_t g = 0; g < 2; g++) {
+        int32_t m;
+        assert_pl_ok(pl_topology_ancestor(t, info.gpus[g], PL_VK_MACHINE, &m));
+        assert_int_equal(m, node1);
+    }
+    assert_int_equal(info.machine, node1);
+    pl_decision_free(d);
+    pl_job_free(j);
+    pl_topology_free(t);
+}
+
+static void test_bad_network_load(void **s)
+{
+    (void)s;
+    pl_topology *t = two_minsky();
+    pl_job *j = mkjob("j", 1, 0, NULL, NULL);
+    pl_policy_opts o;
+    pl_policy_opts_init(&o);
+    o.policy = "drmaestro-na";
+    o.network_load = 1.5;
+    pl_decision *d = NULL;
+    assert_pl_status(pl_policy_place(&o, t, NULL, 0, &j, 1, &d), PL_EINVAL);
+    assert_null(d);
+    pl_job_free(j);
+    pl_topology_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registered),
+        cmocka_unit_test(test_gang_and_order),
+        cmocka_unit_test(test_uses_free_machine),
+        cmocka_unit_test(test_bad_network_load),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
