@@ -13,5 +13,6 @@
 #include <placement/job.h>
 #include <placement/interference.h>
 #include <placement/policy.h>
+#include <placement/sim.h>
 
 #endif
