@@ -136,6 +136,8 @@ pl_status pl_sim_create(const pl_topology *topo, const pl_jobset *jobs, const pl
             s->ps = o.policy.profiles;
         else if (!(st = pl_profile_set_builtin(&s->owned_ps)))
             s->ps = s->owned_ps;
+        /* The policy would otherwise parse the built-in profiles at every call. */
+        s->opts.policy.profiles = s->ps;
     }
     if (st) {
         pl_sim_free(s);
