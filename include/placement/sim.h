@@ -60,13 +60,22 @@ typedef struct pl_sim pl_sim;
 /** Opaque result of one run. */
 typedef struct pl_sim_result pl_sim_result;
 
+/** How a running job's time follows its neighbours. */
+typedef enum pl_sim_runtime {
+    PL_SIM_RUNTIME_PROGRESS = 0, /**< Default: the file comment's progress-based model. */
+    PL_SIM_RUNTIME_ARTIFACT = 1  /**< The SC17 artifact's (its defect 7, for comparison only): run time =
+                                      max(solo time, intra-socket solo time x the largest slowdown against
+                                      any neighbour seen since the start); it only grows and ignores progress. */
+} pl_sim_runtime;
+
 /** Options of a run; initialise with pl_sim_opts_init(). */
 typedef struct pl_sim_opts {
     pl_policy_opts policy;   /**< Policy name, utility, profiles (NULL: built in), seed. */
     double interval;         /**< Seconds between scheduling rounds (default 1). */
+    pl_sim_runtime runtime;  /**< Default ::PL_SIM_RUNTIME_PROGRESS. */
 } pl_sim_opts;
 
-/** \brief Defaults: pl_policy_opts_init() (topo-aware), interval 1 s. */
+/** \brief Defaults: pl_policy_opts_init() (topo-aware), interval 1 s, progress-based run times. */
 void pl_sim_opts_init(pl_sim_opts *opts);
 
 /** What happened to a job. */
@@ -92,7 +101,8 @@ typedef struct pl_sim_job_record {
     double min_utility;      /**< pl_job_min_utility(). */
     int below_min_utility;   /**< utility < min_utility. */
     int cross_socket;        /**< Its GPUs span several sockets. */
-    int32_t machine;         /**< Machine vertex (-1: several or not run). */
+    int32_t machine;         /**< Machine ordinal (preorder among the machines: "node<i>" of a
+                                  pl_topology_cluster()), -1 if several or not run. */
 } pl_sim_job_record;
 
 /** Aggregates of a run (doc/simulator.md defines each). */
@@ -102,7 +112,7 @@ typedef struct pl_sim_summary {
     double mean_wait, max_wait;
     double mean_turnaround;  /**< Mean finish - arrival. */
     double mean_slowdown, max_slowdown;
-    int32_t slower_than_ideal;   /**< Done jobs with slowdown > 1.001. */
+    int32_t slower_than_ideal;   /**< Done jobs with slowdown > 1 + 1e-6. */
     int32_t below_min_utility;   /**< Jobs placed with utility below their minimal utility. */
     int32_t slo_violations;      /**< Jobs with an SLO whose finish - arrival exceeds it. */
     int64_t rounds;              /**< Policy calls. */
@@ -115,8 +125,8 @@ typedef struct pl_sim_summary {
  * \param topo copied (its current allocations are kept as background load).
  * \param jobs borrowed: must outlive the simulator and its results.
  * \param opts copied; NULL for the defaults. opts->policy.profiles is borrowed.
- * \return ::PL_OK; ::PL_EINVAL (NULL arguments, interval <= 0, a job with no
- *         tasks); ::PL_ENOMEM.
+ * \return ::PL_OK; ::PL_EINVAL (NULL arguments, interval <= 0, an unknown
+ *         runtime model, a job with no tasks); ::PL_ENOMEM.
  */
 pl_status pl_sim_create(const pl_topology *topo, const pl_jobset *jobs, const pl_sim_opts *opts,
                         pl_sim **out);

@@ -37,6 +37,7 @@ void pl_sim_opts_init(pl_sim_opts *opts)
         return;
     pl_policy_opts_init(&opts->policy);
     opts->interval = 1.0;
+    opts->runtime = PL_SIM_RUNTIME_PROGRESS;
 }
 
 /* ---- creation: GPU -> socket / machine tables ------------------------------- */
@@ -115,6 +116,8 @@ pl_status pl_sim_create(const pl_topology *topo, const pl_jobset *jobs, const pl
         pl_sim_opts_init(&o);
     if (!(o.interval > 0) || !isfinite(o.interval))
         return pl_err(PL_EINVAL, "pl_sim_create: interval must be > 0, got %g", o.interval);
+    if (o.runtime != PL_SIM_RUNTIME_PROGRESS && o.runtime != PL_SIM_RUNTIME_ARTIFACT)
+        return pl_err(PL_EINVAL, "pl_sim_create: unknown runtime model %d", (int)o.runtime);
     int32_t n = pl_jobset_count(jobs);
     for (int32_t i = 0; i < n; i++)
         if (pl_job_task_count(pl_jobset_get(jobs, i)) < 1)
@@ -166,6 +169,8 @@ typedef struct sjob {
     int32_t k;
     int running;
     double solo;         /* solo time of its actual spread */
+    double intra;        /* artifact model: intra-socket solo time (co-located times scale it) */
+    double start;
     double slow;         /* current interference slowdown (>= 1) */
     double remaining;    /* fraction of its work left */
     double last;         /* time remaining was last brought up to date */
@@ -281,6 +286,19 @@ static pl_status interference(srun *r, int32_t i, double *slow)
 static pl_status reschedule(srun *r, int32_t i, double t)
 {
     sjob *a = &r->j[i];
+    if (r->s->opts.runtime == PL_SIM_RUNTIME_ARTIFACT) {
+        double sd;
+        pl_status st = interference(r, i, &sd);
+        if (st)
+            return st;
+        if (sd <= a->slow && a->version > 0)
+            return PL_OK;
+        if (sd > a->slow)
+            a->slow = sd;
+        double total = a->intra * a->slow > a->solo ? a->intra * a->slow : a->solo;
+        a->version++;
+        return pl_sim_heap_push(&r->heap, a->start + total, PL_SIM_EV_FINISH, i, a->version);
+    }
     a->remaining -= (t - a->last) / (a->solo * a->slow);
     if (a->remaining < 0)
         a->remaining = 0;
@@ -386,6 +404,11 @@ static pl_status start_job(srun *r, int32_t i, const pl_decision_info *info, dou
     pl_spread best = a->k <= per_socket ? PL_SPREAD_INTRA_SOCKET : PL_SPREAD_INTER_SOCKET;
     if ((st = solo_time(s, a->job, a->k, best, &rec->ideal_time)))
         return st;
+    if (s->opts.runtime == PL_SIM_RUNTIME_ARTIFACT &&
+        (st = solo_time(s, a->job, a->k, PL_SPREAD_INTRA_SOCKET, &a->intra)))
+        return st;
+    a->start = t;
+    a->version = 0;
     a->running = 1;
     a->remaining = 1;
     a->last = t;

@@ -14,7 +14,7 @@ static void simulate_usage(FILE *f)
     fprintf(f,
             "usage: placement simulate (--scenario NAME | --trace FILE) [--machines N] [--jobs N]\n"
             "                          [--policy NAME[,NAME...]] [--seed N] [--interval S]\n"
-            "                          [--out DIR] [--quiet]\n"
+            "                          [--runtime progress|artifact] [--out DIR] [--quiet]\n"
             "\n"
             "Replay a workload on a cluster of Minsky machines under each policy (same\n"
             "workload, same cluster) and print one row per policy: makespan (the SC17\n"
@@ -38,6 +38,8 @@ static void simulate_usage(FILE *f)
             "\n"
             "      --seed N         seed of the generated workload and of the random policy (default 1)\n"
             "  -i, --interval S     seconds between scheduling rounds (default 1)\n"
+            "  -r, --runtime MODEL  progress (default: remaining work rescaled when neighbours\n"
+            "                       change) or artifact (the SC17 artifact's, for comparison)\n"
             "  -o, --out DIR        write DIR/NAME-POLICY.csv (one line per job) and DIR/NAME.svg\n"
             "                       (CDFs of slowdown and waiting time per policy)\n"
             "  -q, --quiet          no progress line on the terminal\n"
@@ -83,21 +85,30 @@ int cmd_simulate(int argc, char **argv)
         {"policy", required_argument, NULL, 'p'},   {"seed", required_argument, NULL, 'S'},
         {"interval", required_argument, NULL, 'i'}, {"out", required_argument, NULL, 'o'},
         {"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'},
+        {"runtime", required_argument, NULL, 'r'},
         {NULL, 0, NULL, 0},
     };
     const char *scenario = NULL, *trace = NULL, *policy = "topo-aware,topo-aware-p,fcfs,bf";
     long long machines = 0, njobs = 0;
-    sim_settings set = {1, 0, NULL, 0, NULL, 0};
+    sim_settings set = {1, 0, NULL, 0, PL_SIM_RUNTIME_PROGRESS, NULL, 0};
     char *end;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "s:t:m:n:p:i:o:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "s:t:m:n:p:i:o:r:qh", longopts, NULL)) != -1) {
         switch (c) {
         case 's': scenario = optarg; break;
         case 't': trace = optarg; break;
         case 'p': policy = optarg; break;
         case 'o': set.out_dir = optarg; break;
         case 'q': set.quiet = 1; break;
+        case 'r':
+            if (!strcmp(optarg, "progress"))
+                set.runtime = PL_SIM_RUNTIME_PROGRESS;
+            else if (!strcmp(optarg, "artifact"))
+                set.runtime = PL_SIM_RUNTIME_ARTIFACT;
+            else
+                return usage_error("--runtime wants 'progress' or 'artifact'");
+            break;
         case 'm':
             if ((machines = count_arg("machines", optarg)) < 0)
                 return 2;

@@ -20,6 +20,7 @@ typedef struct sim_settings {
     double interval;           /* 0: the simulator's default */
     const char *out_dir;       /* NULL: write nothing */
     int quiet;                 /* no progress line even on a terminal */
+    pl_sim_runtime runtime;    /* run-time model */
     char *svg_path;            /* receives the SVG's path when out_dir is set */
     size_t svg_path_size;
 } sim_settings;

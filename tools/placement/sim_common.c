@@ -49,6 +49,7 @@ int sim_compare(const char *name, const pl_topology *topo, const pl_jobset *jobs
         o.policy.seed = set->seed;
         if (set->interval > 0)
             o.interval = set->interval;
+        o.runtime = set->runtime;
         pl_sim *sim = NULL;
         pl_status st = pl_sim_create(topo, jobs, &o, &sim);
         if (!st)
