@@ -73,8 +73,8 @@ static void print_s1(const sim_row *rows)
                (int)s->slower_than_ideal, artifact_s1[p].slower, (int)s->below_min_utility,
                artifact_s1[p].below, s->decision_mean * 1e3, artifact_s1[p].call_ms);
     }
-    printf("(the artifact double-books GPUs and never slows a job down for its progress;\n"
-           " doc/results.md lists what differs and why)\n");
+    printf("(the artifact double-books GPUs and its fcfs/bf skip free machines and sockets;\n"
+           " doc/results.md explains every difference)\n");
 }
 
 int cmd_demo(int argc, char **argv)
