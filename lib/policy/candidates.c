@@ -73,6 +73,7 @@ pl_status pl_pctx_create(const pl_policy_request *req, pl_pctx **out)
         return PL_ENOMEM;
     c->req = req;
     c->rng = req->opts->seed;
+    c->ref_mach = -1;
     pl_status st = pl_topology_copy(req->topo, &c->work);
     if (st)
         goto fail;
@@ -140,6 +141,8 @@ void pl_pctx_free(pl_pctx *c)
     free(c->gpu_index);
     free(c->owner);
     free(c->occ);
+    free(c->ref_sub);
+    free(c->subpos);
     pl_profile_set_free(c->owned_ps);
     pl_topology_free(c->work);
     free(c);
@@ -218,15 +221,136 @@ static pl_status greedy_t(pl_pmachine *m)
     return PL_OK;
 }
 
+/* Most links of one vertex compared by the twin test (more: not a twin). */
+#define TWIN_MAX_DEGREE 64
+
+/* Mark sub's vertices with their positions; 1 if no link leaves the subtree
+ * except at its root (then no shortest path between two of its vertices
+ * leaves it: it would have to exit and re-enter through the root). */
+static int mark_self_contained(pl_pctx *c, const int32_t *sub, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++)
+        c->subpos[sub[i]] = i;
+    int32_t links[TWIN_MAX_DEGREE], deg;
+    pl_link_info li;
+    for (int32_t i = 1; i < n; i++) {
+        if (pl_topology_links_of(c->work, sub[i], links, TWIN_MAX_DEGREE, &deg) != PL_OK)
+            return 0;
+        for (int32_t j = 0; j < deg; j++) {
+            if (pl_topology_link(c->work, links[j], &li) != PL_OK)
+                return 0;
+            int32_t other = li.a == sub[i] ? li.b : li.a;
+            if (c->subpos[other] < 0)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+static void unmark(pl_pctx *c, const int32_t *sub, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++)
+        c->subpos[sub[i]] = -1;
+}
+
+/* 1 if subtrees a and b (both marked) have the same kinds and the same links
+ * (kind, weight, ends by position) in the same order, so the same GPU
+ * distances. */
+static int same_shape(pl_pctx *c, const int32_t *a, const int32_t *b, int32_t n)
+{
+    int32_t la[TWIN_MAX_DEGREE], lb[TWIN_MAX_DEGREE], da, db;
+    pl_vertex_info va, vb;
+    pl_link_info ia, ib;
+    for (int32_t i = 0; i < n; i++) {
+        if (pl_topology_vertex(c->work, a[i], &va) || pl_topology_vertex(c->work, b[i], &vb) ||
+            va.kind != vb.kind)
+            return 0;
+        if (pl_topology_links_of(c->work, a[i], la, TWIN_MAX_DEGREE, &da) ||
+            pl_topology_links_of(c->work, b[i], lb, TWIN_MAX_DEGREE, &db) || da != db)
+            return 0;
+        for (int32_t j = 0; j < da; j++) {
+            if (pl_topology_link(c->work, la[j], &ia) || pl_topology_link(c->work, lb[j], &ib) ||
+                ia.kind != ib.kind || ia.weight != ib.weight)
+                return 0;
+            int32_t oa = ia.a == a[i] ? ia.b : ia.a, ob = ib.a == b[i] ? ib.b : ib.a;
+            /* Outside ends (the root's uplinks) do not matter. */
+            if (c->subpos[oa] != c->subpos[ob] || (c->subpos[oa] < 0 && i > 0))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* Copy machine mi's distances and t_min / t_max from the reference machine
+ * when mi is its twin (*done = 1); otherwise make mi the reference if it can
+ * be one. A cluster of copies of one machine then runs Dijkstra over the
+ * whole cluster once per call, not once per machine. */
+static pl_status twin_lookup(pl_pctx *c, int32_t mi, int *done)
+{
+    *done = 0;
+    pl_pmachine *m = &c->mach[mi];
+    if (!c->subpos) {
+        if (!(c->subpos = pl_alloc((size_t)c->nvert + 1, sizeof *c->subpos)))
+            return PL_ENOMEM;
+        for (int32_t v = 0; v < c->nvert; v++)
+            c->subpos[v] = -1;
+    }
+    int32_t *sub = NULL, n = 0;
+    pl_status st = list_kind(c->work, m->vertex, -1, &sub, &n);
+    if (st)
+        return st;
+    if (c->ref_mach >= 0 && n == c->ref_n && m->ngpus == c->mach[c->ref_mach].ngpus) {
+        const pl_pmachine *r = &c->mach[c->ref_mach];
+        size_t g = (size_t)m->ngpus;
+        for (int32_t i = 0; i < c->ref_n; i++)
+            c->subpos[c->ref_sub[i]] = i;
+        int twin = mark_self_contained(c, sub, n) && same_shape(c, c->ref_sub, sub, n);
+        unmark(c, sub, n);
+        unmark(c, c->ref_sub, c->ref_n);
+        if (twin) {
+            m->dist = pl_alloc(g * g, sizeof *m->dist);
+            m->tmin = pl_alloc(g + 1, sizeof *m->tmin);
+            m->tmax = pl_alloc(g + 1, sizeof *m->tmax);
+            if (!m->dist || !m->tmin || !m->tmax)
+                st = PL_ENOMEM;
+            else {
+                memcpy(m->dist, r->dist, g * g * sizeof *m->dist);
+                memcpy(m->tmin, r->tmin, (g + 1) * sizeof *m->tmin);
+                memcpy(m->tmax, r->tmax, (g + 1) * sizeof *m->tmax);
+                m->maxdist = r->maxdist;
+                *done = 1;
+            }
+        }
+        free(sub);
+        return st;
+    }
+    if (c->ref_mach < 0 && n > 0) {
+        int self = mark_self_contained(c, sub, n);
+        unmark(c, sub, n);
+        if (self) {
+            c->ref_mach = mi;   /* its distances are computed by the caller next */
+            c->ref_sub = sub;
+            c->ref_n = n;
+            return PL_OK;
+        }
+    }
+    free(sub);
+    return PL_OK;
+}
+
 pl_status pl_pctx_machine_ready(pl_pctx *c, int32_t mi)
 {
     pl_pmachine *m = &c->mach[mi];
     if (m->dist)
         return PL_OK;
+    int twin = 0;
+    pl_status st = twin_lookup(c, mi, &twin);
+    if (st || twin)
+        return st;
     size_t n = (size_t)m->ngpus;
     int64_t *dist = pl_alloc(n * n, sizeof *dist);
     int64_t *tmin = pl_alloc(n + 1, sizeof *tmin), *tmax = pl_alloc(n + 1, sizeof *tmax);
-    pl_status st = !dist || !tmin || !tmax ? PL_ENOMEM : PL_OK;
+    st = !dist || !tmin || !tmax ? PL_ENOMEM : PL_OK;
     if (!st)
         st = pl_topology_distance_matrix(c->work, m->gpus, m->ngpus, dist);
     if (st) {

@@ -67,6 +67,13 @@ typedef struct pl_pctx {
     pl_occupant *occ;
     int64_t nocc, capocc;
     uint64_t rng;           /* "random": splitmix64 state */
+    /* Twin machines (doc/policies.md): the first self-contained machine whose
+     * distances were computed, its subtree, and each vertex's position in
+     * the subtree being compared (-1 elsewhere). */
+    int32_t ref_mach;
+    int32_t *ref_sub;
+    int32_t ref_n;
+    int32_t *subpos;
 } pl_pctx;
 
 /* A candidate placement of one job: task i on gpus[i]. */

@@ -2,9 +2,40 @@
 #ifndef PL_TOOLS_COMMANDS_H
 #define PL_TOOLS_COMMANDS_H
 
+#include <stddef.h>
+#include <stdio.h>
+#include <placement/placement.h>
+
 int cmd_solve(int argc, char **argv);
 int cmd_solvers(int argc, char **argv);
 int cmd_topo(int argc, char **argv);
 int cmd_place(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
+
+/* ---- shared by simulate and demo (sim_common.c) ---- */
+
+typedef struct sim_settings {
+    unsigned long long seed;   /* policy seed (random) */
+    double interval;           /* 0: the simulator's default */
+    const char *out_dir;       /* NULL: write nothing */
+    int quiet;                 /* no progress line even on a terminal */
+    pl_sim_runtime runtime;    /* run-time model */
+    char *svg_path;            /* receives the SVG's path when out_dir is set */
+    size_t svg_path_size;
+} sim_settings;
+
+typedef struct sim_row {
+    const char *policy;
+    pl_sim_summary sum;
+} sim_row;
+
+/* Create dir if missing; 0 or 1 (message printed). */
+int sim_make_dir(const char *dir);
+/* Run every policy on the workload; rows[p] gets policy p's summary; writes
+ * <out>/<name>-<policy>.csv and <out>/<name>.svg. Returns an exit code. */
+int sim_compare(const char *name, const pl_topology *topo, const pl_jobset *jobs,
+                const char *const *policies, int npol, const sim_settings *set, sim_row *rows);
+void sim_print_table(FILE *f, const sim_row *rows, int n);
 
 #endif

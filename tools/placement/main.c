@@ -13,6 +13,8 @@ static const struct command {
     {"solvers", cmd_solvers, "list the available min-cost-flow solvers"},
     {"topo", cmd_topo, "show a machine or cluster topology (hwloc, XML, JSON or builtin), as text or DOT"},
     {"place", cmd_place, "decide where a queue of jobs goes with a placement policy"},
+    {"simulate", cmd_simulate, "replay a workload on a cluster under policies and compare them"},
+    {"demo", cmd_demo, "the SC17 scenarios under four policies, beside the paper's numbers"},
 };
 
 static void usage(FILE *f)

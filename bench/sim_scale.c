@@ -1,0 +1,68 @@
+/* Simulator scale benchmark (issue 8): replay a generated SC17 workload
+ * (default 10,000 jobs) on a cluster of Minsky machines (default 1,000) with
+ * one policy (default topo-aware-p); print the wall time, the peak resident
+ * memory and the policy's per-call decision time percentiles.
+ * usage: bench-sim-scale [JOBS [MACHINES [POLICY]]] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <placement/placement.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+    pl_sim_scenario_opts so;
+    pl_sim_scenario_opts_init(&so);
+    so.jobs = argc > 1 ? atoi(argv[1]) : 10000;
+    so.machines = argc > 2 ? atoi(argv[2]) : 1000;
+    const char *policy = argc > 3 ? argv[3] : "topo-aware-p";
+    if (so.jobs < 1 || so.machines < 1) {
+        fprintf(stderr, "usage: bench-sim-scale [JOBS [MACHINES [POLICY]]]\n");
+        return 2;
+    }
+    double t0 = now();
+    pl_topology *topo = NULL;
+    pl_jobset *jobs = NULL;
+    pl_sim *sim = NULL;
+    pl_sim_result *res = NULL;
+    pl_sim_opts o;
+    pl_sim_opts_init(&o);
+    o.policy.policy = policy;
+    pl_status st = pl_sim_scenario("sc17-s2", &so, &topo, &jobs);
+    if (!st)
+        st = pl_sim_create(topo, jobs, &o, &sim);
+    double t1 = now();
+    if (!st)
+        st = pl_sim_run(sim, &res);
+    double t2 = now();
+    if (st) {
+        fprintf(stderr, "bench-sim-scale: %s\n", pl_last_error());
+        return 1;
+    }
+    pl_sim_summary s;
+    pl_sim_result_summary(res, &s);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("sc17-s2 replay: %d jobs on %d Minsky machines, policy %s\n", (int)so.jobs,
+           (int)so.machines, policy);
+    printf("setup %.2f s, simulation %.2f s (wall), peak RSS %.1f MB\n", t1 - t0, t2 - t1,
+           ru.ru_maxrss / 1024.0);
+    printf("jobs done %d, rejected %d, unfinished %d; makespan %.1f s, mean wait %.2f s, "
+           "mean slowdown %.4f, below minimal utility %d\n", (int)s.done, (int)s.rejected,
+           (int)s.unfinished, s.makespan, s.mean_wait, s.mean_slowdown, (int)s.below_min_utility);
+    printf("policy calls %lld; decision time per call: mean %.3f ms, p50 %.3f ms, p90 %.3f ms, "
+           "p99 %.3f ms, max %.3f ms\n", (long long)s.rounds, s.decision_mean * 1e3,
+           s.decision_p50 * 1e3, s.decision_p90 * 1e3, s.decision_p99 * 1e3, s.decision_max * 1e3);
+    pl_sim_result_free(res);
+    pl_sim_free(sim);
+    pl_jobset_free(jobs);
+    pl_topology_free(topo);
+    return 0;
+}

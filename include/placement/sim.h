@@ -1,0 +1,231 @@
+/**
+ * \file placement/sim.h
+ * \brief Trace-driven cluster simulator: replay a workload (jobs with
+ *        arrival times) on a topology under a placement policy and measure
+ *        waits, run times, slowdowns and decision times (doc/simulator.md).
+ *
+ * Discrete events on a binary heap, ordered by (time, kind, sequence
+ * number): job finishes first, then arrivals, then scheduling rounds, ties in
+ * insertion order, so a run is a pure function of its inputs (the decision
+ * times, measured with the wall clock, are the only non-deterministic output
+ * and are not in the per-job records).
+ *
+ * - Arrival: the job joins the queue (arrival order, ties by index).
+ * - Scheduling round at every multiple of opts.interval (default 1 s, the
+ *   SC17 artifact's) at or after a change (an arrival or a finish) while the
+ *   queue is not empty: pl_policy_place() over the queue and the running
+ *   jobs. Ticks where nothing changed since the previous round are skipped:
+ *   the policies are deterministic functions of that state, so such a round
+ *   would decide the same. PLACED jobs start at the round's time; REJECTED
+ *   ones leave the queue; POSTPONED and WAITING ones stay, in arrival order.
+ * - Job finish: its resources are released and its neighbours' speeds are
+ *   recomputed.
+ *
+ * Run-time model (progress-based). A job's solo time T is the profile's
+ * solo time for its type, size and GPU count, intra-socket when all its GPUs
+ * share one socket and inter-socket otherwise; a spread the profile lacks
+ * (the SC17 profile has no inter-socket time for 3 GPUs) is the other
+ * spread's time times the same workload's 2-GPU inter/intra ratio; a job
+ * without a profile uses pl_job_duration(). While it runs, it progresses at
+ * rate 1 / (T x s), s = the largest profile slowdown against a job holding a
+ * GPU on one of its sockets (pl_profile_set_slowdown(); values below 1 count
+ * as 1). s is recomputed, and the remaining work rescaled, whenever a
+ * neighbour starts or finishes.
+ *
+ * Allocation check: every GPU is owned by at most one job. A decision that
+ * gives a GPU already held (by a running job or by another job of the same
+ * round), or resources that are not free, makes pl_sim_run() fail with
+ * ::PL_EINTERNAL.
+ */
+#ifndef PLACEMENT_SIM_H
+#define PLACEMENT_SIM_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <placement/status.h>
+#include <placement/topology.h>
+#include <placement/job.h>
+#include <placement/interference.h>
+#include <placement/policy.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** \defgroup pl_sim Trace-driven simulator
+ *  @{ */
+
+/** Opaque simulator: a topology, a workload and options. */
+typedef struct pl_sim pl_sim;
+/** Opaque result of one run. */
+typedef struct pl_sim_result pl_sim_result;
+
+/** How a running job's time follows its neighbours. */
+typedef enum pl_sim_runtime {
+    PL_SIM_RUNTIME_PROGRESS = 0, /**< Default: the file comment's progress-based model. */
+    PL_SIM_RUNTIME_ARTIFACT = 1  /**< The SC17 artifact's (its defect 7, for comparison only): run time =
+                                      max(solo time, intra-socket solo time x the largest slowdown against
+                                      any neighbour seen since the start); it only grows and ignores progress. */
+} pl_sim_runtime;
+
+/** Options of a run; initialise with pl_sim_opts_init(). */
+typedef struct pl_sim_opts {
+    pl_policy_opts policy;   /**< Policy name, utility, profiles (NULL: built in), seed. */
+    double interval;         /**< Seconds between scheduling rounds (default 1). */
+    pl_sim_runtime runtime;  /**< Default ::PL_SIM_RUNTIME_PROGRESS. */
+} pl_sim_opts;
+
+/** \brief Defaults: pl_policy_opts_init() (topo-aware), interval 1 s, progress-based run times. */
+void pl_sim_opts_init(pl_sim_opts *opts);
+
+/** What happened to a job. */
+typedef enum pl_sim_job_state {
+    PL_SIM_DONE = 0,         /**< Ran to completion. */
+    PL_SIM_REJECTED = 1,     /**< The policy rejected it (can never fit). */
+    PL_SIM_UNFINISHED = 2    /**< Still queued when no event was left (never placed). */
+} pl_sim_job_state;
+
+/** One job's record (strings owned by the workload's jobs). */
+typedef struct pl_sim_job_record {
+    int32_t job;             /**< Index in the workload. */
+    const char *name;
+    pl_sim_job_state state;
+    int32_t ngpus;
+    double arrival, start, finish; /**< Seconds (start, finish: -1 if not run). */
+    double wait;             /**< start - arrival. */
+    double run_time;         /**< finish - start. */
+    double ideal_time;       /**< Solo time of the best spread the machine allows (intra-socket if its
+                                  sockets can hold the job's GPUs, else inter-socket). */
+    double slowdown;         /**< run_time / ideal_time. */
+    double utility;          /**< Job utility of the placement (decision's utility). */
+    double min_utility;      /**< pl_job_min_utility(). */
+    int below_min_utility;   /**< utility < min_utility. */
+    int cross_socket;        /**< Its GPUs span several sockets. */
+    int32_t machine;         /**< Machine ordinal (preorder among the machines: "node<i>" of a
+                                  pl_topology_cluster()), -1 if several or not run. */
+} pl_sim_job_record;
+
+/** Aggregates of a run (doc/simulator.md defines each). */
+typedef struct pl_sim_summary {
+    int32_t jobs, done, rejected, unfinished;
+    double makespan;         /**< Last finish - first arrival (the SC17 paper's "cumulative execution time"). */
+    double mean_wait, max_wait;
+    double mean_turnaround;  /**< Mean finish - arrival. */
+    double mean_slowdown, max_slowdown;
+    int32_t slower_than_ideal;   /**< Done jobs with slowdown > 1 + 1e-6. */
+    int32_t below_min_utility;   /**< Jobs placed with utility below their minimal utility. */
+    int32_t slo_violations;      /**< Jobs with an SLO whose finish - arrival exceeds it. */
+    int64_t rounds;              /**< Policy calls. */
+    double decision_mean, decision_p50, decision_p90, decision_p99, decision_max; /**< Seconds per call. */
+    double wall_time;            /**< Seconds pl_sim_run() took. */
+} pl_sim_summary;
+
+/**
+ * \brief Create a simulator.
+ * \param topo copied (its current allocations are kept as background load).
+ * \param jobs borrowed: must outlive the simulator and its results.
+ * \param opts copied; NULL for the defaults. opts->policy.profiles is borrowed.
+ * \return ::PL_OK; ::PL_EINVAL (NULL arguments, interval <= 0, an unknown
+ *         runtime model, a job with no tasks); ::PL_ENOMEM.
+ */
+pl_status pl_sim_create(const pl_topology *topo, const pl_jobset *jobs, const pl_sim_opts *opts,
+                        pl_sim **out);
+
+/** \brief Release a simulator. NULL is a no-op. */
+void pl_sim_free(pl_sim *sim);
+
+/**
+ * \brief Run the simulation from an idle state (a simulator can run again;
+ *        each run starts over).
+ * \param[out] out released with pl_sim_result_free().
+ * \return ::PL_OK; ::PL_ENOTFOUND (unknown policy); ::PL_EINVAL (a job the
+ *         profiles cannot time and without a duration; bad policy options);
+ *         ::PL_EINTERNAL (the policy double-booked a GPU or gave resources
+ *         that are not free: the message names the job and the GPU);
+ *         ::PL_ENOMEM.
+ */
+pl_status pl_sim_run(pl_sim *sim, pl_sim_result **out);
+
+/** \brief Release a result. NULL is a no-op. */
+void pl_sim_result_free(pl_sim_result *res);
+/** \brief Number of job records (= the workload's jobs; 0 for NULL). */
+int32_t pl_sim_result_count(const pl_sim_result *res);
+/** \brief Record of job \p i (workload order). \return ::PL_OK or ::PL_EINVAL. */
+pl_status pl_sim_result_job(const pl_sim_result *res, int32_t i, pl_sim_job_record *rec);
+/** \brief The aggregates. \return ::PL_OK or ::PL_EINVAL. */
+pl_status pl_sim_result_summary(const pl_sim_result *res, pl_sim_summary *sum);
+/** \brief Per-call decision times in seconds, in call order (owned by the result; *n receives the count). */
+const double *pl_sim_result_decision_times(const pl_sim_result *res, int64_t *n);
+
+/**
+ * \brief Write the per-job records as CSV (header line, then one line per
+ *        job in workload order; times with 6 decimals, so two runs of the
+ *        same inputs give the same bytes).
+ * \return ::PL_OK; ::PL_EIO; ::PL_EINVAL.
+ */
+pl_status pl_sim_result_write_csv(const pl_sim_result *res, FILE *f);
+
+/* ---- SC17 workloads and built-in scenarios --------------------------------------- */
+
+/** Options of pl_sim_generate_sc17(); initialise with pl_sim_gen_opts_init(). */
+typedef struct pl_sim_gen_opts {
+    int32_t jobs;              /**< Number of jobs (default 10000). */
+    double mean_interarrival;  /**< Mean of the exponential inter-arrival time, seconds (default 10). */
+    uint64_t seed;             /**< Default 1. */
+} pl_sim_gen_opts;
+
+/** \brief Defaults of seed 002 sec. 5.3 as doc/simulator.md reads it. */
+void pl_sim_gen_opts_init(pl_sim_gen_opts *opts);
+
+/**
+ * \brief Generate an SC17 workload (seed 002 sec. 5.3): Poisson arrivals,
+ *        batch size Binomial(3, 1/2) over 1, 4, 64, 128, network type
+ *        Binomial(2, 1/2) over AlexNet, CaffeRef (profiled as AlexNet),
+ *        GoogLeNet; GPUs 1/2/3 with the artifact's workloads-100.json
+ *        frequencies (41/52/7 %), minimal utility uniform in [0.30, 0.52]
+ *        (that file's range). Jobs as pl_jobset_load_sc17() builds them.
+ * \return ::PL_OK; ::PL_EINVAL (jobs < 1, mean_interarrival <= 0); ::PL_ENOMEM.
+ */
+pl_status pl_sim_generate_sc17(const pl_sim_gen_opts *opts, pl_jobset **out);
+
+/** Size options of pl_sim_scenario(); initialise with pl_sim_scenario_opts_init(). */
+typedef struct pl_sim_scenario_opts {
+    int32_t machines;        /**< 0: the scenario's own (proto 1, s1 5, s2 1000). */
+    int32_t jobs;            /**< sc17-s2 only; 0: 10000. */
+    uint64_t seed;           /**< sc17-s2 only (default 1). */
+} pl_sim_scenario_opts;
+
+/** \brief Defaults: the scenarios' own sizes, seed 1. */
+void pl_sim_scenario_opts_init(pl_sim_scenario_opts *opts);
+
+/**
+ * \brief Build a built-in scenario: "sc17-proto" (the artifact's
+ *        workloads-5.json, 6 jobs, on one Minsky), "sc17-s1"
+ *        (workloads-100.json on 5 Minsky machines), "sc17-s2"
+ *        (pl_sim_generate_sc17(), 10,000 jobs on 1,000 Minsky machines).
+ *        The workload files are compiled into the library.
+ * \param opts NULL for the defaults.
+ * \param[out] topo, jobs released with pl_topology_free() / pl_jobset_free().
+ * \return ::PL_OK; ::PL_ENOTFOUND (the message lists the names); ::PL_EINVAL; ::PL_ENOMEM.
+ */
+pl_status pl_sim_scenario(const char *name, const pl_sim_scenario_opts *opts, pl_topology **topo,
+                          pl_jobset **jobs);
+
+/** \brief NULL-terminated list of the scenario names (static). */
+const char *const *pl_sim_scenario_names(void);
+
+/**
+ * \brief Write an SVG picture of one or more runs: the CDF of job slowdown
+ *        and the CDF of waiting time, one curve per run.
+ * \param labels one per result (e.g. the policy names).
+ * \return ::PL_OK; ::PL_EIO; ::PL_EINVAL.
+ */
+pl_status pl_sim_write_svg(const pl_sim_result *const *results, const char *const *labels,
+                           int32_t n, const char *title, FILE *f);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PLACEMENT_SIM_H */

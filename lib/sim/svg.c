@@ -1,0 +1,187 @@
+/* A small SVG writer for simulation results: two panels, the CDF of job
+ * slowdown and the CDF of waiting time, one step curve per run. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim_impl.h"
+
+#define PANEL_W 420.0
+#define PANEL_H 300.0
+#define MARGIN_L 60.0
+#define MARGIN_T 50.0
+#define GAP 90.0
+
+static const char *const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+                                      "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Values of the done jobs (field 0: slowdown, 1: wait), sorted. */
+static double *collect(const pl_sim_result *res, int field, int32_t *n)
+{
+    int32_t cnt = pl_sim_result_count(res), k = 0;
+    double *v = pl_alloc((size_t)cnt + 1, sizeof *v);
+    if (!v)
+        return NULL;
+    for (int32_t i = 0; i < cnt; i++) {
+        pl_sim_job_record r;
+        if (pl_sim_result_job(res, i, &r) == PL_OK && r.state == PL_SIM_DONE)
+            v[k++] = field ? r.wait : r.slowdown;
+    }
+    qsort(v, (size_t)k, sizeof *v, cmp_double);
+    *n = k;
+    return v;
+}
+
+/* A "nice" upper bound for an axis. */
+static double nice_max(double x)
+{
+    if (!(x > 0))
+        return 1;
+    double p = pow(10, floor(log10(x)));
+    for (int m = 1; m <= 10; m++)
+        if (m * p >= x)
+            return m * p;
+    return 10 * p;
+}
+
+static void axes(FILE *f, double x0, double y0, double lo, double hi, const char *xlabel,
+                 const char *title)
+{
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+               "stroke=\"#333\"/>\n", x0, y0, PANEL_W, PANEL_H);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-weight=\"bold\">%s</text>\n",
+            x0 + PANEL_W / 2, y0 - 10, title);
+    for (int i = 0; i <= 5; i++) {
+        double fx = x0 + PANEL_W * i / 5.0, fy = y0 + PANEL_H - PANEL_H * i / 5.0;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", fx, y0,
+                fx, y0 + PANEL_H);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", x0, fy,
+                x0 + PANEL_W, fy);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", fx,
+                y0 + PANEL_H + 16, lo + (hi - lo) * i / 5.0);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.1f</text>\n", x0 - 6, fy + 4,
+                i / 5.0);
+    }
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", x0 + PANEL_W / 2,
+            y0 + PANEL_H + 36, xlabel);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 %.1f %.1f)\">"
+               "fraction of jobs</text>\n", x0 - 40, y0 + PANEL_H / 2, x0 - 40, y0 + PANEL_H / 2);
+}
+
+static void curve(FILE *f, const double *v, int32_t n, double x0, double y0, double lo, double hi,
+                  const char *colour)
+{
+    if (n == 0)
+        return;
+    fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", colour);
+    double prev = 0;
+    fprintf(f, "%.1f,%.1f", x0, y0 + PANEL_H);
+    for (int32_t i = 0; i < n; i++) {
+        double x = x0 + PANEL_W * (fmin(fmax(v[i], lo), hi) - lo) / (hi - lo);
+        double y = y0 + PANEL_H * (1 - (double)(i + 1) / n);
+        fprintf(f, " %.1f,%.1f %.1f,%.1f", x, y0 + PANEL_H * (1 - prev), x, y);
+        prev = (double)(i + 1) / n;
+    }
+    fprintf(f, " %.1f,%.1f\"/>\n", x0 + PANEL_W, y0);
+}
+
+static void escape(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '<')
+            fputs("&lt;", f);
+        else if (*s == '>')
+            fputs("&gt;", f);
+        else if (*s == '&')
+            fputs("&amp;", f);
+        else
+            fputc(*s, f);
+    }
+}
+
+pl_status pl_sim_write_svg(const pl_sim_result *const *results, const char *const *labels,
+                           int32_t n, const char *title, FILE *f)
+{
+    if (!results || !labels || n < 1 || !f)
+        return pl_err(PL_EINVAL, "pl_sim_write_svg: bad arguments");
+    double **vals[2];
+    int32_t *counts[2];
+    pl_status st = PL_OK;
+    for (int p = 0; p < 2; p++) {
+        vals[p] = pl_alloc((size_t)n, sizeof *vals[p]);
+        counts[p] = pl_alloc((size_t)n, sizeof *counts[p]);
+    }
+    double hi[2] = {1, 1}, lo[2] = {1, 0};
+    for (int p = 0; p < 2 && !st; p++) {
+        if (!vals[p] || !counts[p]) {
+            st = PL_ENOMEM;
+            break;
+        }
+        for (int32_t r = 0; r < n && !st; r++) {
+            if (!results[r] || !labels[r]) {
+                st = pl_err(PL_EINVAL, "pl_sim_write_svg: NULL result or label %d", (int)r);
+                break;
+            }
+            if (!(vals[p][r] = collect(results[r], p, &counts[p][r]))) {
+                st = PL_ENOMEM;
+                break;
+            }
+            for (int32_t i = 0; i < counts[p][r]; i++) {
+                if (vals[p][r][i] > hi[p])
+                    hi[p] = vals[p][r][i];
+                if (p == 0 && vals[p][r][i] < lo[p])
+                    lo[p] = vals[p][r][i];
+            }
+        }
+    }
+    if (!st) {
+        /* Slowdown axis from the smallest value (down to 1) to a tenth above
+         * the largest; waits from 0. */
+        lo[0] = floor(lo[0] * 20) / 20;
+        hi[0] = lo[0] + nice_max((hi[0] - lo[0]) * 1.05);
+        hi[1] = nice_max(hi[1]);
+        double width = MARGIN_L + 2 * PANEL_W + GAP + 160, height = MARGIN_T + PANEL_H + 60;
+        fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                   "font-family=\"sans-serif\" font-size=\"12\">\n"
+                   "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", width, height);
+        fprintf(f, "<text x=\"%.1f\" y=\"20\" font-size=\"15\" font-weight=\"bold\">", MARGIN_L);
+        escape(f, title ? title : "simulation");
+        fprintf(f, "</text>\n");
+        const char *xl[2] = {"slowdown (run time / ideal solo time)", "waiting time (s)"};
+        const char *tl[2] = {"CDF of job slowdown", "CDF of waiting time"};
+        for (int p = 0; p < 2; p++) {
+            double x0 = MARGIN_L + p * (PANEL_W + GAP);
+            axes(f, x0, MARGIN_T, lo[p], hi[p], xl[p], tl[p]);
+            for (int32_t r = 0; r < n; r++)
+                curve(f, vals[p][r], counts[p][r], x0, MARGIN_T, lo[p], hi[p],
+                      colours[r % (int32_t)(sizeof colours / sizeof colours[0])]);
+        }
+        double lx = MARGIN_L + 2 * PANEL_W + GAP + 15;
+        for (int32_t r = 0; r < n; r++) {
+            const char *c = colours[r % (int32_t)(sizeof colours / sizeof colours[0])];
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                       "stroke-width=\"3\"/>\n", lx, MARGIN_T + 10 + 20.0 * r, lx + 25,
+                    MARGIN_T + 10 + 20.0 * r, c);
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", lx + 32, MARGIN_T + 14 + 20.0 * r);
+            escape(f, labels[r]);
+            fprintf(f, "</text>\n");
+        }
+        fprintf(f, "</svg>\n");
+        if (ferror(f))
+            st = pl_err(PL_EIO, "pl_sim_write_svg: write error");
+    }
+    for (int p = 0; p < 2; p++) {
+        if (vals[p])
+            for (int32_t r = 0; r < n; r++)
+                free(vals[p][r]);
+        free(vals[p]);
+        free(counts[p]);
+    }
+    return st;
+}

@@ -1,0 +1,545 @@
+/* The trace-driven simulator: event order, a hand-checked run, metric
+ * definitions, the allocation check, determinism and the scenarios. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../common/testutil.h"
+#include "sim/sim_impl.h"
+
+#define EPS 1e-6
+
+static pl_topology *minsky_cluster(int32_t machines)
+{
+    pl_topology *m = NULL, *c = NULL;
+    assert_pl_ok(pl_topology_builtin("minsky", &m));
+    assert_pl_ok(pl_topology_cluster(m, machines, 32, 0, &c));
+    pl_topology_free(m);
+    return c;
+}
+
+/* A job of k one-GPU tasks; type NULL: no profile (duration used). */
+static pl_job *job(const char *name, int k, double arrival, const char *type, const char *size,
+                   double duration)
+{
+    pl_job *j = NULL;
+    assert_pl_ok(pl_job_create(name, &j));
+    for (int i = 0; i < k; i++)
+        assert_pl_ok(pl_job_add_task(j, NULL, NULL));
+    if (k > 1)
+        assert_pl_ok(pl_job_add_all_to_all(j, 1));
+    assert_pl_ok(pl_job_set_arrival(j, arrival));
+    if (type)
+        assert_pl_ok(pl_job_set_workload(j, type, size));
+    if (duration > 0)
+        assert_pl_ok(pl_job_set_duration(j, duration));
+    return j;
+}
+
+static pl_sim_result *run(const pl_topology *t, const pl_jobset *js, const char *policy)
+{
+    pl_sim_opts o;
+    pl_sim_opts_init(&o);
+    o.policy.policy = policy;
+    pl_sim *sim = NULL;
+    pl_sim_result *res = NULL;
+    assert_pl_ok(pl_sim_create(t, js, &o, &sim));
+    assert_pl_ok(pl_sim_run(sim, &res));
+    pl_sim_free(sim);
+    return res;
+}
+
+static pl_sim_job_record rec(const pl_sim_result *r, int i)
+{
+    pl_sim_job_record x;
+    assert_pl_ok(pl_sim_result_job(r, i, &x));
+    return x;
+}
+
+/* ---- event heap -------------------------------------------------------------- */
+
+static void test_heap_order(void **s)
+{
+    (void)s;
+    pl_sim_heap h = {0};
+    /* Same time: finish < arrival < round; same kind: insertion order. */
+    assert_pl_ok(pl_sim_heap_push(&h, 5.0, PL_SIM_EV_ROUND, -1, 0));
+    assert_pl_ok(pl_sim_heap_push(&h, 5.0, PL_SIM_EV_ARRIVAL, 7, 0));
+    assert_pl_ok(pl_sim_heap_push(&h, 5.0, PL_SIM_EV_FINISH, 3, 1));
+    assert_pl_ok(pl_sim_heap_push(&h, 1.0, PL_SIM_EV_ROUND, -1, 0));
+    assert_pl_ok(pl_sim_heap_push(&h, 5.0, PL_SIM_EV_ARRIVAL, 2, 0));
+    for (int i = 0; i < 40; i++) /* enough to grow the array and exercise sifting */
+        assert_pl_ok(pl_sim_heap_push(&h, 10.0 + (i * 7919 % 40), PL_SIM_EV_ARRIVAL, 100 + i, 0));
+    pl_sim_event e;
+    assert_true(pl_sim_heap_pop(&h, &e));
+    assert_true(e.time == 1.0 && e.kind == PL_SIM_EV_ROUND);
+    assert_true(pl_sim_heap_pop(&h, &e));
+    assert_true(e.kind == PL_SIM_EV_FINISH && e.job == 3);
+    assert_true(pl_sim_heap_pop(&h, &e));
+    assert_true(e.kind == PL_SIM_EV_ARRIVAL && e.job == 7);
+    assert_true(pl_sim_heap_pop(&h, &e));
+    assert_true(e.kind == PL_SIM_EV_ARRIVAL && e.job == 2);
+    assert_true(pl_sim_heap_pop(&h, &e));
+    assert_true(e.kind == PL_SIM_EV_ROUND && e.time == 5.0);
+    double last = 0;
+    int n = 0;
+    while (pl_sim_heap_pop(&h, &e)) {
+        assert_true(e.time >= last);
+        last = e.time;
+        n++;
+    }
+    assert_int_equal(n, 40);
+    assert_true(last == 49.0);
+    pl_sim_heap_free(&h);
+}
+
+/* ---- a run checked by hand ------------------------------------------------------ */
+
+/* One Minsky, fcfs, rounds every second. Profile values (the SC17 artifact's):
+ * AlexNet b1 1 GPU solo 69.165 s, 75.03 s next to AlexNet b4 1 GPU;
+ * AlexNet b4 1 GPU solo 109.435 s, 114.86 s next to AlexNet b1 (1 or 3 GPUs);
+ * AlexNet b1 3 GPUs intra 170.36 s (inter not measured), 173.05 s next to
+ * AlexNet b4 1 GPU; AlexNet b1 2 GPUs inter/intra 159.115 / 127.415.
+ *
+ * J0 (b1, 1 GPU) arrives 0.5, round 1: gpu0 (socket 0), alone.
+ * J1 (b4, 1 GPU) arrives 2.2, round 3: fcfs takes socket 0's next GPU, gpu1.
+ *   At 3, J0 has done 2 s of 69.165 and slows to 75.03 s per job:
+ *   f0 = 3 + (1 - 2/69.165) x 75.03 = 75.8604 s. J1 runs at 114.86 s per job.
+ * J2 (b1, 3 GPUs) arrives 10: 2 GPUs free, it waits (round 10).
+ * At f0 J0 leaves; J1 alone (109.435 s per job). Round at ceil(f0) = 76: J2
+ *   gets gpu0 + socket 1 (spans sockets): T2 = 170.36 x 159.115 / 127.415
+ *   = 212.744 s, slowed by 173.05 / 170.36 next to J1; J1 back to 114.86.
+ *   w1(76) = 1 - (f0 - 3) / 114.86 - (76 - f0) / 109.435;
+ *   f1 = 76 + w1(76) x 114.86 = 117.85 s.
+ * J2 then runs alone: f2 = f1 + (1 - (f1 - 76) / (T2 x 173.05 / 170.36)) x T2
+ *   = 289.39 s. Waits 0.5, 0.8, 66; J2's ideal time is T2 (a Minsky socket
+ *   holds 2 GPUs), so its slowdown is (f2 - 76) / T2. */
+static void test_hand_checked(void **s)
+{
+    (void)s;
+    pl_topology *t = minsky_cluster(1);
+    pl_jobset *js = NULL;
+    assert_pl_ok(pl_jobset_create(&js));
+    assert_pl_ok(pl_jobset_add(js, job("j0", 1, 0.5, "bvlc_alexnet", "1", 0), NULL));
+    assert_pl_ok(pl_jobset_add(js, job("j1", 1, 2.2, "bvlc_alexnet", "4", 0), NULL));
+    assert_pl_ok(pl_jobset_add(js, job("j2", 3, 10, "bvlc_alexnet", "1", 0), NULL));
+    pl_sim_result *r = run(t, js, "fcfs");
+
+    double f0 = 3 + (1 - 2 / 69.165) * 75.03;
+    double w1 = 1 - (f0 - 3) / 114.86 - (76 - f0) / 109.435;
+    double f1 = 76 + w1 * 114.86;
+    double T2 = 170.36 * 159.115 / 127.415;
+    double f2 = f1 + (1 - (f1 - 76) / (T2 * 173.05 / 170.36)) * T2;
+    assert_true(fabs(f0 - 75.8604) < 1e-3 && fabs(f1 - 117.853) < 1e-3 && fabs(f2 - 289.39) < 1e-2);
+
+    pl_sim_job_record a = rec(r, 0), b = rec(r, 1), c = rec(r, 2);
+    assert_int_equal(a.state, PL_SIM_DONE);
+    assert_true(fabs(a.start - 1) < EPS && fabs(a.finish - f0) < EPS && fabs(a.wait - 0.5) < EPS);
+    assert_true(fabs(a.ideal_time - 69.165) < EPS && fabs(a.slowdown - (f0 - 1) / 69.165) < EPS);
+    assert_true(fabs(b.start - 3) < EPS && fabs(b.finish - f1) < EPS && fabs(b.wait - 0.8) < EPS);
+    assert_true(fabs(c.start - 76) < EPS && fabs(c.finish - f2) < EPS && fabs(c.wait - 66) < EPS);
+    assert_true(fabs(c.ideal_time - T2) < EPS && fabs(c.slowdown - (f2 - 76) / T2) < EPS);
+    assert_int_equal(a.cross_socket, 0);
+    assert_int_equal(c.cross_socket, 1);
+    assert_int_equal(c.machine, 0);
+
+    pl_sim_summary m;
+    assert_pl_ok(pl_sim_result_summary(r, &m));
+    assert_int_equal(m.done, 3);
+    assert_true(fabs(m.makespan - (f2 - 0.5)) < EPS);
+    assert_true(fabs(m.mean_wait - (0.5 + 0.8 + 66) / 3) < EPS);
+    assert_true(fabs(m.max_wait - 66) < EPS);
+    assert_true(fabs(m.mean_turnaround - ((f0 - 0.5) + (f1 - 2.2) + (f2 - 10)) / 3) < EPS);
+    /* All three were slowed by a neighbour. */
+    assert_int_equal(m.slower_than_ideal, 3);
+    /* Rounds: 1, 3, 10 (J2 waits), 76. */
+    assert_int_equal(m.rounds, 4);
+    pl_sim_result_free(r);
+    pl_jobset_free(js);
+    pl_topology_free(t);
+}
+
+/* The same three jobs under the artifact's run-time model: run time =
+ * max(solo, intra solo x the largest slowdown seen), fixed at the start and
+ * only ever raised. J0: max(69.165, 75.03) = 75.03, ends 76.03 (not 75.86:
+ * no credit for the 2 s alone). J1: 114.86 next to J0, ends 117.86; J2 starts
+ * at round 77 next to J1, whose slowdown against it is again 114.86 / 109.435:
+ * no change. J2: max(212.744 inter, 170.36 x 173.05 / 170.36) = 212.744,
+ * ends 289.744. */
+static void test_artifact_runtime(void **s)
+{
+    (void)s;
+    pl_topology *t = minsky_cluster(1);
+    pl_jobset *js = NULL;
+    assert_pl_ok(pl_jobset_create(&js));
+    assert_pl_ok(pl_jobset_add(js, job("j0", 1, 0.5, "bvlc_alexnet", "1", 0), NULL));
+    assert_pl_ok(pl_jobset_add(js, job("j1", 1, 2.2, "bvlc_alexnet", "4", 0), NULL));
+    assert_pl_ok(pl_jobset_add(js, job("j2", 3, 10, "bvlc_alexnet", "1", 0), NULL));
+    pl_sim_opts o;
+    pl_sim_opts_init(&o);
+    o.policy.policy = "fcfs";
+    o.runtime = PL_SIM_RUNTIME_ARTIFACT;
+    pl_sim *sim = NULL;
+    pl_sim_result *r = NULL;
+    assert_pl_ok(pl_sim_create(t, js, &o, &sim));
+    assert_pl_ok(pl_sim_run(sim, &r));
+    double T2 = 170.36 * 159.115 / 127.415;
+    assert_true(fabs(rec(r, 0).finish - 76.03) < EPS);
+    assert_true(fabs(rec(r, 1).finish - 117.86) < EPS);
+    assert_true(fabs(rec(r, 2).start - 77) < EPS);
+    assert_true(fabs(rec(r, 2).finish - (77 + T2)) < EPS);
+    pl_sim_result_free(r);
+    pl_sim_free(sim);
+    o.runtime = (pl_sim_runtime)7;
+    assert_pl_status(pl_sim_create(t, js, &o, &sim), PL_EINVAL);
+    pl_jobset_free(js);
+    pl_topology_free(t);
+}
+
+/* ---- metric definitions ------------------------------------------------------------ */
+
+/* Jobs without a profile run for their duration and never slow each other.
+ * One Minsky: A (1 GPU, 10 s) at 0, B (4 GPUs, 20 s) at 0.2, C (5 GPUs: can
+ * never fit) at 0.3, D (1 GPU, 5 s, SLO 8 s) at 0.4.
+ * fcfs, round 0: A placed at 0 (the round at 0 sees the arrival at 0).
+ * Round 1: B waits (3 GPUs free), C rejected, D waits behind B (fcfs blocks).
+ * A ends at 10, round 10: B starts, D waits; B ends 30, round 30: D starts,
+ * ends 35. Waits 0, 9.8, 29.6; turnarounds 10, 29.8, 34.6; D misses its SLO. */
+static void test_metrics(void **s)
+{
+    (void)s;
+    pl_topology *t = minsky_cluster(1);
+    pl_jobset *js = NULL;
+    assert_pl_ok(pl_jobset_create(&js));
+    assert_pl_ok(pl_jobset_add(js, job("a", 1, 0, NULL, NULL, 10), NULL));
+    assert_pl_ok(pl_jobset_add(js, job("b", 4, 0.2, NULL, NULL, 20), NULL));
+    assert_pl_ok(pl_jobset_add(js, job("c", 5, 0.3, NULL, NULL, 1), NULL));
+    pl_job *d = job("d", 1, 0.4, NULL, NULL, 5);
+    assert_pl_ok(pl_job_set_slo(d, 8));
+    assert_pl_ok(pl_jobset_add(js, d, NULL));
+    pl_sim_result *r = run(t, js, "fcfs");
+    assert_true(fabs(rec(r, 0).finish - 10) < EPS);
+    assert_true(fabs(rec(r, 1).start - 10) < EPS && fabs(rec(r, 1).finish - 30) < EPS);
+    assert_int_equal(rec(r, 2).state, PL_SIM_REJECTED);
+    assert_true(rec(r, 2).start == -1);
+    assert_true(fabs(rec(r, 3).start - 30) < EPS && fabs(rec(r, 3).finish - 35) < EPS);
+    pl_sim_summary m;
+    assert_pl_ok(pl_sim_result_summary(r, &m));
+    assert_int_equal(m.jobs, 4);
+    assert_int_equal(m.done, 3);
+    assert_int_equal(m.rejected, 1);
+    assert_int_equal(m.unfinished, 0);
+    assert_true(fabs(m.makespan - 35) < EPS);
+    assert_true(fabs(m.mean_wait - (0 + 9.8 + 29.6) / 3) < EPS);
+    assert_true(fabs(m.max_wait - 29.6) < EPS);
+    assert_true(fabs(m.mean_turnaround - (10 + 29.8 + 34.6) / 3) < EPS);
+    assert_true(fabs(m.mean_slowdown - 1) < EPS);
+    assert_int_equal(m.slower_than_ideal, 0);
+    assert_int_equal(m.slo_violations, 1);
+    /* Rounds 0, 1, 10, 30 (nothing changes between them). */
+    assert_int_equal(m.rounds, 4);
+    int64_t n = 0;
+    const double *times = pl_sim_result_decision_times(r, &n);
+    assert_int_equal(n, 4);
+    assert_non_null(times);
+    assert_true(m.decision_max >= m.decision_p50 && m.decision_p50 >= 0);
+    pl_sim_result_free(r);
+    pl_jobset_free(js);
+    pl_topology_free(t);
+}
+
+/* A job with neither a profile nor a duration cannot be timed. */
+static void test_untimed_job(void **s)
+{
+    (void)s;
+    pl_topology *t = minsky_cluster(1);
+    pl_jobset *js = NULL;
+    assert_pl_ok(pl_jobset_create(&js));
+    assert_pl_ok(pl_jobset_add(js, job("x", 1, 0, "nosuch", "1", 0), NULL));
+    pl_sim *sim = NULL;
+    pl_sim_result *res = NULL;
+    assert_pl_ok(pl_sim_create(t, js, NULL, &sim));
+    assert_pl_status(pl_sim_run(sim, &res), PL_EINVAL);
+    assert_non_null(strstr(pl_last_error(), "no profiled solo time"));
+    assert_null(res);
+    pl_sim_free(sim);
+    pl_sim_opts o;
+    pl_sim_opts_init(&o);
+    o.interval = 0;
+    assert_pl_status(pl_sim_create(t, js, &o, &sim), PL_EINVAL);
+    assert_pl_status(pl_sim_create(NULL, js, NULL, &sim), PL_EINVAL);
+    pl_jobset_free(js);
+    pl_topology_free(t);
+}
+
+/* ---- the allocation check ------------------------------------------------------------ */
+
+/* A broken policy that puts every task of every queued job on the first GPU. */
+static pl_status greedy_first_gpu(const pl_policy_request *req, pl_decision *out)
+{
+    int32_t g = -1, n = 0;
+    pl_status st = pl_topology_descendants(req->topo, -1, PL_VK_GPU, &g, 1, &n);
+    if (st && st != PL_ELIMIT)
+        return st;
+    for (int32_t i = 0; i < req->nqueue; i++) {
+        pl_decision_info info = {0};
+        info.kind = PL_DECISION_PLACED;
+        info.ngpus = 1;
+        info.gpus = &g;
+        info.machine = -1;
+        info.utility = 1;
+        info.reason = "";
+        if ((st = pl_decision_set(out, i, &info)))
+            return st;
+    }
+    return PL_OK;
+}
+
+static void double_booking(double second_arrival)
+{
+    static const pl_policy_ops ops = {"test-double-book", "puts everything on gpu0", greedy_first_gpu};
+    assert_pl_ok(pl_policy_register(&ops));
+    pl_topology *t = minsky_cluster(1);
+    pl_jobset *js = NULL;
+    assert_pl_ok(pl_jobset_create(&js));
+    assert_pl_ok(pl_jobset_add(js, job("first", 1, 0, NULL, NULL, 100), NULL));
+    assert_pl_ok(pl_jobset_add(js, job("second", 1, second_arrival, NULL, NULL, 100), NULL));
+    pl_sim_opts o;
+    pl_sim_opts_init(&o);
+    o.policy.policy = "test-double-book";
+    pl_sim *sim = NULL;
+    pl_sim_result *res = NULL;
+    assert_pl_ok(pl_sim_create(t, js, &o, &sim));
+    assert_pl_status(pl_sim_run(sim, &res), PL_EINTERNAL);
+    assert_null(res);
+    assert_non_null(strstr(pl_last_error(), "GPU cluster/rack0/node0/package0/gpu0 given to job second "
+                                            "is already held by job first"));
+    pl_sim_free(sim);
+    pl_jobset_free(js);
+    pl_topology_free(t);
+    assert_pl_ok(pl_policy_unregister("test-double-book"));
+}
+
+/* Both in one round (the artifact's defect 1), and a GPU of a running job. */
+static void test_double_booking(void **s)
+{
+    (void)s;
+    double_booking(0);
+    double_booking(5);
+}
+
+/* The real policies never trip the check on scenario 1 (every round of every
+ * policy is checked), and every job of it runs. */
+static void test_s1_all_policies(void **s)
+{
+    (void)s;
+    pl_topology *t = NULL;
+    pl_jobset *js = NULL;
+    assert_pl_ok(pl_sim_scenario("sc17-s1", NULL, &t, &js));
+    assert_int_equal(pl_jobset_count(js), 100);
+    static const char *const pols[] = {"topo-aware", "topo-aware-p", "fcfs", "bf"};
+    pl_sim_summary m[4];
+    for (int p = 0; p < 4; p++) {
+        pl_sim_result *r = run(t, js, pols[p]);
+        assert_pl_ok(pl_sim_result_summary(r, &m[p]));
+        assert_int_equal(m[p].done, 100);
+        pl_sim_result_free(r);
+    }
+    /* Issue 8's targets: topo-aware-p places no job below its minimal utility
+     * and waits no longer on average than the artifact's 75.7 s. */
+    assert_int_equal(m[1].below_min_utility, 0);
+    assert_true(m[1].mean_wait <= 75.7);
+    /* fcfs blocks its queue: it waits longest. */
+    assert_true(m[2].mean_wait > m[0].mean_wait && m[2].mean_wait > m[1].mean_wait);
+    pl_jobset_free(js);
+    pl_topology_free(t);
+}
+
+/* ---- determinism --------------------------------------------------------------------- */
+
+static char *csv_of(const pl_sim_result *r, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    assert_non_null(f);
+    assert_pl_ok(pl_sim_result_write_csv(r, f));
+    fclose(f);
+    return buf;
+}
+
+static void test_determinism(void **s)
+{
+    (void)s;
+    pl_sim_scenario_opts so;
+    pl_sim_scenario_opts_init(&so);
+    so.jobs = 150;
+    so.machines = 6;
+    so.seed = 42;
+    char *csv[2];
+    size_t len[2];
+    for (int k = 0; k < 2; k++) {
+        pl_topology *t = NULL;
+        pl_jobset *js = NULL;
+        assert_pl_ok(pl_sim_scenario("sc17-s2", &so, &t, &js));
+        pl_sim_result *r = run(t, js, "topo-aware-p");
+        csv[k] = csv_of(r, &len[k]);
+        pl_sim_result_free(r);
+        pl_jobset_free(js);
+        pl_topology_free(t);
+    }
+    assert_true(len[0] > 150 * 40);
+    assert_int_equal(len[0], len[1]);
+    assert_memory_equal(csv[0], csv[1], len[0]);
+    assert_non_null(strstr(csv[0], "job,name,state,gpus,arrival,start,finish,wait,run_time,"));
+    free(csv[0]);
+    free(csv[1]);
+
+    /* Another seed, another workload. */
+    pl_jobset *a = NULL, *b = NULL;
+    pl_sim_gen_opts g;
+    pl_sim_gen_opts_init(&g);
+    g.jobs = 20;
+    assert_pl_ok(pl_sim_generate_sc17(&g, &a));
+    g.seed = 2;
+    assert_pl_ok(pl_sim_generate_sc17(&g, &b));
+    assert_int_equal(pl_jobset_count(a), 20);
+    assert_true(pl_job_arrival(pl_jobset_get(a, 0)) != pl_job_arrival(pl_jobset_get(b, 0)));
+    pl_jobset_free(a);
+    pl_jobset_free(b);
+}
+
+/* ---- scenarios ------------------------------------------------------------------------- */
+
+static char *slurp(const char *rel, size_t *len)
+{
+    char path[PL_PATH_MAX];
+    FILE *f = fopen(pl_test_data(path, rel), "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+static void test_embedded_workloads(void **s)
+{
+    (void)s;
+    size_t n;
+    char *w5 = slurp("sc17/workloads-5.json", &n);
+    assert_int_equal(n, pl_sim_workloads5_json_len);
+    assert_memory_equal(w5, pl_sim_workloads5_json, n);
+    free(w5);
+    char *w100 = slurp("sc17/workloads-100.json", &n);
+    assert_int_equal(n, pl_sim_workloads100_json_len);
+    assert_memory_equal(w100, pl_sim_workloads100_json, n);
+    free(w100);
+}
+
+static void test_scenarios(void **s)
+{
+    (void)s;
+    const char *const *names = pl_sim_scenario_names();
+    assert_string_equal(names[0], "sc17-proto");
+    assert_string_equal(names[1], "sc17-s1");
+    assert_string_equal(names[2], "sc17-s2");
+    assert_null(names[3]);
+
+    pl_topology *t = NULL;
+    pl_jobset *js = NULL;
+    assert_pl_ok(pl_sim_scenario("sc17-proto", NULL, &t, &js));
+    assert_int_equal(pl_jobset_count(js), 6);
+    int32_t nm = 0;
+    assert_pl_ok(pl_topology_descendants(t, -1, PL_VK_MACHINE, NULL, 0, &nm));
+    assert_int_equal(nm, 1);
+    /* The prototype: topo-aware-p keeps every job at its ideal speed and
+     * finishes first (the paper: 356.9 s against 454.2 - 461.7 s). */
+    pl_sim_result *rp = run(t, js, "topo-aware-p"), *rf = run(t, js, "fcfs");
+    pl_sim_summary mp, mf;
+    assert_pl_ok(pl_sim_result_summary(rp, &mp));
+    assert_pl_ok(pl_sim_result_summary(rf, &mf));
+    assert_int_equal(mp.done, 6);
+    assert_int_equal(mp.slower_than_ideal, 0);
+    assert_int_equal(mp.below_min_utility, 0);
+    assert_true(mp.makespan < mf.makespan);
+    pl_sim_result_free(rp);
+    pl_sim_result_free(rf);
+    pl_jobset_free(js);
+    pl_topology_free(t);
+
+    /* sc17-s2 at a small size. */
+    pl_sim_scenario_opts so;
+    pl_sim_scenario_opts_init(&so);
+    so.jobs = 200;
+    so.machines = 10;
+    assert_pl_ok(pl_sim_scenario("sc17-s2", &so, &t, &js));
+    assert_int_equal(pl_jobset_count(js), 200);
+    assert_pl_ok(pl_topology_descendants(t, -1, PL_VK_MACHINE, NULL, 0, &nm));
+    assert_int_equal(nm, 10);
+    static const char *const pols[] = {"topo-aware", "topo-aware-p", "fcfs", "bf"};
+    for (int p = 0; p < 4; p++) {
+        pl_sim_result *r = run(t, js, pols[p]);
+        pl_sim_summary m;
+        assert_pl_ok(pl_sim_result_summary(r, &m));
+        assert_int_equal(m.done, 200);
+        assert_true(m.makespan > 0 && m.mean_slowdown >= 0.99);
+        pl_sim_result_free(r);
+    }
+    pl_jobset_free(js);
+    pl_topology_free(t);
+
+    assert_pl_status(pl_sim_scenario("nosuch", NULL, &t, &js), PL_ENOTFOUND);
+    assert_non_null(strstr(pl_last_error(), "sc17-proto"));
+    assert_null(t);
+    assert_null(js);
+}
+
+/* ---- the SVG --------------------------------------------------------------------------- */
+
+static void test_svg(void **s)
+{
+    (void)s;
+    pl_topology *t = NULL;
+    pl_jobset *js = NULL;
+    assert_pl_ok(pl_sim_scenario("sc17-proto", NULL, &t, &js));
+    const pl_sim_result *rs[2] = {run(t, js, "topo-aware-p"), run(t, js, "bf")};
+    const char *labels[2] = {"topo-aware-p", "b<f"};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_pl_ok(pl_sim_write_svg(rs, labels, 2, "proto", f));
+    fclose(f);
+    assert_int_equal(strncmp(buf, "<?xml", 5), 0);
+    assert_non_null(strstr(buf, "</svg>\n"));
+    assert_non_null(strstr(buf, "CDF of job slowdown"));
+    assert_non_null(strstr(buf, "CDF of waiting time"));
+    assert_non_null(strstr(buf, ">b&lt;f</text>"));
+    /* One curve per run and panel. */
+    int curves = 0;
+    for (const char *p = buf; (p = strstr(p, "<polyline")); p++)
+        curves++;
+    assert_int_equal(curves, 4);
+    free(buf);
+    assert_pl_status(pl_sim_write_svg(rs, labels, 0, "x", stdout), PL_EINVAL);
+    pl_sim_result_free((pl_sim_result *)rs[0]);
+    pl_sim_result_free((pl_sim_result *)rs[1]);
+    pl_jobset_free(js);
+    pl_topology_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_heap_order),        cmocka_unit_test(test_hand_checked),
+        cmocka_unit_test(test_artifact_runtime),
+        cmocka_unit_test(test_metrics),           cmocka_unit_test(test_untimed_job),
+        cmocka_unit_test(test_double_booking),    cmocka_unit_test(test_s1_all_policies),
+        cmocka_unit_test(test_determinism),       cmocka_unit_test(test_embedded_workloads),
+        cmocka_unit_test(test_scenarios),         cmocka_unit_test(test_svg),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

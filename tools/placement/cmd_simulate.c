@@ -1,0 +1,198 @@
+/* `placement simulate`: replay a workload under one or more policies and
+ * print the comparison table (doc/simulator.md). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <placement/placement.h>
+#include "commands.h"
+
+#define MAX_POLICIES 16
+
+static void simulate_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: placement simulate (--scenario NAME | --trace FILE) [--machines N] [--jobs N]\n"
+            "                          [--policy NAME[,NAME...]] [--seed N] [--interval S]\n"
+            "                          [--runtime progress|artifact] [--out DIR] [--quiet]\n"
+            "\n"
+            "Replay a workload on a cluster of Minsky machines under each policy (same\n"
+            "workload, same cluster) and print one row per policy: makespan (the SC17\n"
+            "paper's cumulative execution time), mean turnaround, mean and max wait, mean\n"
+            "slowdown against the ideal solo time, jobs slower than ideal, jobs placed below\n"
+            "their minimal utility, rejected and unfinished jobs, and the policy's time per\n"
+            "scheduling call (median, 99th percentile). Metrics: doc/simulator.md.\n"
+            "\n"
+            "  -s, --scenario NAME  a built-in scenario:");
+    for (const char *const *n = pl_sim_scenario_names(); *n; n++)
+        fprintf(f, " %s", *n);
+    fprintf(f,
+            "\n"
+            "  -t, --trace FILE     an SC17 artifact workload file (workloads-*.json)\n"
+            "  -m, --machines N     Minsky machines (default: the scenario's; 5 for a trace)\n"
+            "  -n, --jobs N         jobs of the generated sc17-s2 workload (default 10000)\n"
+            "  -p, --policy LIST    comma-separated policies (default topo-aware,topo-aware-p,fcfs,bf):");
+    for (int i = 0; i < pl_policy_count(); i++)
+        fprintf(f, " %s", pl_policy_get(i)->name);
+    fprintf(f,
+            "\n"
+            "      --seed N         seed of the generated workload and of the random policy (default 1)\n"
+            "  -i, --interval S     seconds between scheduling rounds (default 1)\n"
+            "  -r, --runtime MODEL  progress (default: remaining work rescaled when neighbours\n"
+            "                       change) or artifact (the SC17 artifact's, for comparison)\n"
+            "  -o, --out DIR        write DIR/NAME-POLICY.csv (one line per job) and DIR/NAME.svg\n"
+            "                       (CDFs of slowdown and waiting time per policy)\n"
+            "  -q, --quiet          no progress line on the terminal\n"
+            "\n"
+            "Exit status: 0 ok, 1 a load or a run failed, 2 usage error.\n");
+}
+
+static int usage_error(const char *msg)
+{
+    fprintf(stderr, "placement simulate: %s\n", msg);
+    return 2;
+}
+
+static long long count_arg(const char *name, const char *text)
+{
+    char *end;
+    long long v = strtoll(text, &end, 10);
+    if (*text == '\0' || *end != '\0' || v < 1 || v > 0x7fffffff) {
+        fprintf(stderr, "placement simulate: --%s wants an integer in 1..2147483647, got '%s'\n",
+                name, text);
+        return -1;
+    }
+    return v;
+}
+
+/* Split LIST at commas into names (pointing into buf). Returns the count or -1. */
+static int split_policies(char *buf, const char **names)
+{
+    int n = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        if (n == MAX_POLICIES)
+            return -1;
+        names[n++] = tok;
+    }
+    return n;
+}
+
+int cmd_simulate(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"scenario", required_argument, NULL, 's'}, {"trace", required_argument, NULL, 't'},
+        {"machines", required_argument, NULL, 'm'}, {"jobs", required_argument, NULL, 'n'},
+        {"policy", required_argument, NULL, 'p'},   {"seed", required_argument, NULL, 'S'},
+        {"interval", required_argument, NULL, 'i'}, {"out", required_argument, NULL, 'o'},
+        {"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'},
+        {"runtime", required_argument, NULL, 'r'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *scenario = NULL, *trace = NULL, *policy = "topo-aware,topo-aware-p,fcfs,bf";
+    long long machines = 0, njobs = 0;
+    sim_settings set = {1, 0, NULL, 0, PL_SIM_RUNTIME_PROGRESS, NULL, 0};
+    char *end;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "s:t:m:n:p:i:o:r:qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 's': scenario = optarg; break;
+        case 't': trace = optarg; break;
+        case 'p': policy = optarg; break;
+        case 'o': set.out_dir = optarg; break;
+        case 'q': set.quiet = 1; break;
+        case 'r':
+            if (!strcmp(optarg, "progress"))
+                set.runtime = PL_SIM_RUNTIME_PROGRESS;
+            else if (!strcmp(optarg, "artifact"))
+                set.runtime = PL_SIM_RUNTIME_ARTIFACT;
+            else
+                return usage_error("--runtime wants 'progress' or 'artifact'");
+            break;
+        case 'm':
+            if ((machines = count_arg("machines", optarg)) < 0)
+                return 2;
+            break;
+        case 'n':
+            if ((njobs = count_arg("jobs", optarg)) < 0)
+                return 2;
+            break;
+        case 'S':
+            set.seed = strtoull(optarg, &end, 10);
+            if (!*optarg || *end || *optarg == '-')
+                return usage_error("--seed wants a non-negative integer");
+            break;
+        case 'i':
+            set.interval = strtod(optarg, &end);
+            if (!*optarg || *end || !(set.interval > 0))
+                return usage_error("--interval wants a number of seconds > 0");
+            break;
+        case 'h': simulate_usage(stdout); return 0;
+        default: simulate_usage(stderr); return 2;
+        }
+    }
+    if (optind != argc) {
+        fprintf(stderr, "placement simulate: unexpected argument '%s'\n", argv[optind]);
+        return 2;
+    }
+    if (!!scenario + !!trace != 1)
+        return usage_error("give exactly one of --scenario, --trace");
+    char polbuf[1024];
+    const char *names[MAX_POLICIES];
+    snprintf(polbuf, sizeof polbuf, "%s", policy);
+    int npol = split_policies(polbuf, names);
+    if (npol < 1)
+        return usage_error("--policy wants 1 to 16 comma-separated names");
+    for (int p = 0; p < npol; p++) {
+        const pl_policy_ops *ops;
+        if (pl_policy_find(names[p], &ops)) {
+            fprintf(stderr, "placement simulate: %s\n", pl_last_error());
+            return 2;
+        }
+    }
+
+    pl_topology *topo = NULL;
+    pl_jobset *jobs = NULL;
+    pl_status st;
+    const char *name;
+    if (scenario) {
+        pl_sim_scenario_opts so;
+        pl_sim_scenario_opts_init(&so);
+        so.machines = (int32_t)machines;
+        so.jobs = (int32_t)njobs;
+        so.seed = set.seed;
+        st = pl_sim_scenario(scenario, &so, &topo, &jobs);
+        name = scenario;
+    } else {
+        pl_topology *m = NULL;
+        st = pl_jobset_load_sc17(trace, &jobs);
+        if (!st)
+            st = pl_topology_builtin("minsky", &m);
+        if (!st)
+            st = pl_topology_cluster(m, machines ? (int32_t)machines : 5, 32, 0, &topo);
+        pl_topology_free(m);
+        name = "trace";
+    }
+    if (st) {
+        fprintf(stderr, "placement simulate: %s\n", pl_last_error());
+        pl_jobset_free(jobs);
+        pl_topology_free(topo);
+        return 1;
+    }
+    sim_row rows[MAX_POLICIES];
+    char svg[4096] = "";
+    set.svg_path = svg;
+    set.svg_path_size = sizeof svg;
+    int32_t nmach = 0;
+    pl_topology_descendants(topo, -1, PL_VK_MACHINE, NULL, 0, &nmach);
+    printf("%s: %d jobs on %d Minsky machines\n", name, (int)pl_jobset_count(jobs), (int)nmach);
+    int rc = sim_compare(name, topo, jobs, names, npol, &set, rows);
+    if (!rc) {
+        sim_print_table(stdout, rows, npol);
+        if (set.out_dir)
+            printf("per-job CSVs: %s/%s-POLICY.csv; plot: %s\n", set.out_dir, name, svg);
+    }
+    pl_jobset_free(jobs);
+    pl_topology_free(topo);
+    return rc;
+}

@@ -1,0 +1,112 @@
+/* Shared by `placement simulate` and `placement demo`: run several policies
+ * on one workload, print the comparison table, write the CSVs and the SVG. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <placement/placement.h>
+#include "commands.h"
+
+int sim_make_dir(const char *dir)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "placement: cannot create directory %s: %s\n", dir, strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
+static int write_csv(const char *path, const pl_sim_result *res)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "placement: cannot write %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    pl_status st = pl_sim_result_write_csv(res, f);
+    if (fclose(f) != 0 || st) {
+        fprintf(stderr, "placement: writing %s failed\n", path);
+        return 1;
+    }
+    return 0;
+}
+
+int sim_compare(const char *name, const pl_topology *topo, const pl_jobset *jobs,
+                const char *const *policies, int npol, const sim_settings *set, sim_row *rows)
+{
+    pl_sim_result **res = calloc((size_t)npol, sizeof *res);
+    if (!res)
+        return 1;
+    int rc = 0, tty = isatty(STDERR_FILENO) && !set->quiet;
+    for (int p = 0; p < npol && !rc; p++) {
+        if (tty)
+            fprintf(stderr, "\r[%d/%d] %s: %-14s", p + 1, npol, name, policies[p]);
+        pl_sim_opts o;
+        pl_sim_opts_init(&o);
+        o.policy.policy = policies[p];
+        o.policy.seed = set->seed;
+        if (set->interval > 0)
+            o.interval = set->interval;
+        o.runtime = set->runtime;
+        pl_sim *sim = NULL;
+        pl_status st = pl_sim_create(topo, jobs, &o, &sim);
+        if (!st)
+            st = pl_sim_run(sim, &res[p]);
+        pl_sim_free(sim);
+        if (st) {
+            fprintf(stderr, "%splacement: %s with %s: %s\n", tty ? "\n" : "", name, policies[p],
+                    pl_last_error());
+            rc = 1;
+            break;
+        }
+        rows[p].policy = policies[p];
+        pl_sim_result_summary(res[p], &rows[p].sum);
+    }
+    if (tty)
+        fprintf(stderr, "\r%*s\r", 60, "");
+    if (!rc && set->out_dir) {
+        rc = sim_make_dir(set->out_dir);
+        char path[4096];
+        for (int p = 0; p < npol && !rc; p++) {
+            snprintf(path, sizeof path, "%s/%s-%s.csv", set->out_dir, name, policies[p]);
+            rc = write_csv(path, res[p]);
+        }
+        snprintf(path, sizeof path, "%s/%s.svg", set->out_dir, name);
+        FILE *f = rc ? NULL : fopen(path, "w");
+        if (!rc && !f) {
+            fprintf(stderr, "placement: cannot write %s: %s\n", path, strerror(errno));
+            rc = 1;
+        }
+        if (f) {
+            char title[256];
+            snprintf(title, sizeof title, "%s: %d jobs", name, (int)pl_jobset_count(jobs));
+            pl_status st = pl_sim_write_svg((const pl_sim_result *const *)res, policies, npol, title, f);
+            if (fclose(f) != 0 || st) {
+                fprintf(stderr, "placement: writing %s failed\n", path);
+                rc = 1;
+            }
+            if (set->svg_path)
+                snprintf(set->svg_path, set->svg_path_size, "%s", path);
+        }
+    }
+    for (int p = 0; p < npol; p++)
+        pl_sim_result_free(res[p]);
+    free(res);
+    return rc;
+}
+
+void sim_print_table(FILE *f, const sim_row *rows, int n)
+{
+    fprintf(f, "%-13s %10s %10s %9s %9s %9s %7s %7s %6s %6s %9s %9s\n", "policy", "makespan_s",
+            "turnaround", "mean_wait", "max_wait", "mean_slow", "slower", "below_u", "rejct",
+            "unfin", "dec_p50ms", "dec_p99ms");
+    for (int p = 0; p < n; p++) {
+        const pl_sim_summary *s = &rows[p].sum;
+        fprintf(f, "%-13s %10.1f %10.1f %9.1f %9.1f %9.3f %7d %7d %6d %6d %9.3f %9.3f\n",
+                rows[p].policy, s->makespan, s->mean_turnaround, s->mean_wait, s->max_wait,
+                s->mean_slowdown, (int)s->slower_than_ideal, (int)s->below_min_utility,
+                (int)s->rejected, (int)s->unfinished, s->decision_p50 * 1e3, s->decision_p99 * 1e3);
+    }
+}
