@@ -1,12 +1,12 @@
-/* Policies by name, and pl_policy_place(). Built-in policies live in a
- * constant table; user policies in a small list behind a mutex (as the
- * solver registry). */
+/* Policies by name (the registry itself: lib/core/registry.c), and
+ * pl_policy_place(). */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "policy_impl.h"
+#include "../core/registry.h"
 
 static const pl_policy_ops *const builtin[] = {
     &pl_policy_topo_aware, &pl_policy_topo_aware_p, &pl_policy_fcfs, &pl_policy_bf,
@@ -15,10 +15,12 @@ static const pl_policy_ops *const builtin[] = {
 };
 #define N_BUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 
-#define MAX_USER 64
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static const pl_policy_ops *user[MAX_USER];
-static int n_user;
+static const char *name_of(const void *ops)
+{
+    return ((const pl_policy_ops *)ops)->name;
+}
+
+static pl_registry reg = PL_REGISTRY_INIT("policy", (const void *const *)builtin, N_BUILTIN, name_of);
 
 void pl_policy_opts_init(pl_policy_opts *opts)
 {
@@ -32,95 +34,35 @@ void pl_policy_opts_init(pl_policy_opts *opts)
     opts->max_placed = 0;
 }
 
-static const pl_policy_ops *find_locked(const char *name, int *user_index)
-{
-    *user_index = -1;
-    for (int i = 0; i < N_BUILTIN; i++)
-        if (strcmp(builtin[i]->name, name) == 0)
-            return builtin[i];
-    for (int i = 0; i < n_user; i++)
-        if (strcmp(user[i]->name, name) == 0) {
-            *user_index = i;
-            return user[i];
-        }
-    return NULL;
-}
-
 pl_status pl_policy_register(const pl_policy_ops *ops)
 {
     if (!ops || !ops->name || !ops->place || !ops->name[0])
         return pl_err(PL_EINVAL, "pl_policy_register: ops needs a non-empty name and a place function");
-    pl_status st = PL_OK;
-    int idx;
-    pthread_mutex_lock(&lock);
-    if (find_locked(ops->name, &idx))
-        st = pl_err(PL_EINVAL, "pl_policy_register: a policy named \"%s\" already exists", ops->name);
-    else if (n_user == MAX_USER)
-        st = pl_err(PL_ENOMEM, "pl_policy_register: at most %d user policies", MAX_USER);
-    else
-        user[n_user++] = ops;
-    pthread_mutex_unlock(&lock);
-    return st;
+    return pl_registry_add(&reg, ops, "pl_policy_register");
 }
 
 pl_status pl_policy_unregister(const char *name)
 {
-    if (!name)
-        return pl_err(PL_EINVAL, "pl_policy_unregister: name is NULL");
-    pl_status st = PL_OK;
-    int idx;
-    pthread_mutex_lock(&lock);
-    const pl_policy_ops *ops = find_locked(name, &idx);
-    if (!ops)
-        st = pl_err(PL_ENOTFOUND, "pl_policy_unregister: no policy named \"%s\"", name);
-    else if (idx < 0)
-        st = pl_err(PL_EINVAL, "pl_policy_unregister: \"%s\" is built in and cannot be removed", name);
-    else {
-        memmove(&user[idx], &user[idx + 1], (size_t)(n_user - idx - 1) * sizeof user[0]);
-        n_user--;
-    }
-    pthread_mutex_unlock(&lock);
-    return st;
+    return pl_registry_remove(&reg, name, "pl_policy_unregister");
 }
 
 pl_status pl_policy_find(const char *name, const pl_policy_ops **ops)
 {
-    if (!name || !ops)
-        return pl_err(PL_EINVAL, "pl_policy_find: NULL argument");
-    int idx;
-    pthread_mutex_lock(&lock);
-    *ops = find_locked(name, &idx);
-    pthread_mutex_unlock(&lock);
-    if (*ops)
-        return PL_OK;
-    char known[1024] = "";
-    size_t len = 0;
-    for (int i = 0; i < pl_policy_count() && len < sizeof known; i++) {
-        const pl_policy_ops *p = pl_policy_get(i);
-        if (p)
-            len += (size_t)snprintf(known + len, sizeof known - len, "%s%s", i ? ", " : "", p->name);
-    }
-    return pl_err(PL_ENOTFOUND, "no policy named \"%s\" (known: %s)", name, known);
+    const void *o = NULL;
+    pl_status st = pl_registry_find(&reg, name, &o, "pl_policy_find");
+    if (ops)
+        *ops = o;
+    return st;
 }
 
 int pl_policy_count(void)
 {
-    pthread_mutex_lock(&lock);
-    int n = N_BUILTIN + n_user;
-    pthread_mutex_unlock(&lock);
-    return n;
+    return pl_registry_count(&reg);
 }
 
 const pl_policy_ops *pl_policy_get(int i)
 {
-    if (i < 0)
-        return NULL;
-    if (i < N_BUILTIN)
-        return builtin[i];
-    pthread_mutex_lock(&lock);
-    const pl_policy_ops *ops = i - N_BUILTIN < n_user ? user[i - N_BUILTIN] : NULL;
-    pthread_mutex_unlock(&lock);
-    return ops;
+    return pl_registry_at(&reg, i);
 }
 
 static pl_status check_running(const pl_topology *topo, const pl_running_job *running, int32_t n)
