@@ -1,5 +1,7 @@
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 #include "testutil.h"
 
 const char *pl_test_data(char *buf, const char *rel)
@@ -7,6 +9,23 @@ const char *pl_test_data(char *buf, const char *rel)
     const char *root = getenv("PL_TEST_DATA");
     snprintf(buf, PL_PATH_MAX, "%s/%s", root ? root : "tests/data", rel);
     return buf;
+}
+
+int pl_test_run_cli(const char *dir, const char *args, int merge, char *out, size_t cap)
+{
+    const char *bin = getenv("PL_PLACEMENT_BIN");
+    size_t need = strlen(args) + (dir ? strlen(dir) : 0) + (bin ? strlen(bin) : 9) + 64;
+    char *cmd = malloc(need);
+    assert_non_null(cmd);
+    snprintf(cmd, need, "%s%s%s'%s' %s %s", dir ? "cd '" : "", dir ? dir : "", dir ? "' && " : "",
+             bin ? bin : "placement", args, merge ? "2>&1" : "2>/dev/null");
+    FILE *p = popen(cmd, "r");
+    free(cmd);
+    assert_non_null(p);
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 pl_status pl_test_solve(pl_flownet *net, const char *solver, int64_t *cost)

@@ -29,6 +29,12 @@ const char *pl_test_data(char *buf, const char *rel);
                      pl_status_name(want), pl_last_error()); \
     } while (0)
 
+/* Run the placement CLI ($PL_PLACEMENT_BIN, else "placement") with args
+ * through the shell, in directory dir (NULL: the current one); capture its
+ * stdout (and stderr when merge) into out (cap bytes, NUL-terminated);
+ * return the exit status (-1 if it did not exit). */
+int pl_test_run_cli(const char *dir, const char *args, int merge, char *out, size_t cap);
+
 /* Solve net with the named solver (and certificate verification); return status. */
 pl_status pl_test_solve(pl_flownet *net, const char *solver, int64_t *cost);
 

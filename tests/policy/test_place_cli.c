@@ -11,16 +11,7 @@ static char jobs_path[64];
 
 static int run(const char *args, int merge)
 {
-    const char *bin = getenv("PL_PLACEMENT_BIN");
-    char cmd[PL_PATH_MAX + 1024];
-    snprintf(cmd, sizeof cmd, "'%s' %s %s", bin ? bin : "placement", args,
-             merge ? "2>&1" : "2>/dev/null");
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return pl_test_run_cli(NULL, args, merge, out, sizeof out);
 }
 
 /* A talking pair, a single GPU job and one too big for a Minsky. */

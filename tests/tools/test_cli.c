@@ -9,17 +9,8 @@
  * merge) into out; return the exit status. */
 static int run(const char *args, int merge, char *out, size_t cap)
 {
-    const char *bin = getenv("PL_PLACEMENT_BIN");
-    char data[PL_PATH_MAX], cmd[2 * PL_PATH_MAX];
-    pl_test_data(data, "flow");
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s %s", data, bin ? bin : "placement", args,
-             merge ? "2>&1" : "2>/dev/null");
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    char data[PL_PATH_MAX];
+    return pl_test_run_cli(pl_test_data(data, "flow"), args, merge, out, cap);
 }
 
 static char out[1 << 16];
