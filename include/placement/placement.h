@@ -15,5 +15,7 @@
 #include <placement/policy.h>
 #include <placement/disagg.h>
 #include <placement/drmaestro.h>
+#include <placement/gpuqos.h>
+#include <placement/constraints.h>
 
 #endif
