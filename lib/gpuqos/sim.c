@@ -202,7 +202,9 @@ static void start_kernel(sim_model *ms, int32_t n, double t, int *gpu_busy)
     if (best < 0)
         return;
     sim_model *m = &ms[best];
-    m->wait += t - m->due;
+    /* t may trail the submission by rounding (events within TIME_EPS are simultaneous). */
+    if (t > m->due)
+        m->wait += t - m->due;
     m->st = ST_KRUN;
     m->due = t + m->t->calls[m->k].duration_s;
     *gpu_busy = 1;

@@ -237,6 +237,49 @@ static void test_qos_matrix_and_split_effect(void **state)
     pl_gpu_trace_release(&split);
 }
 
+/* Random traces: alone, a model replays its period exactly (slowdown 0,
+ * floor(horizon / period) iterations); together, interference only delays
+ * (slowdown >= 0, waits >= 0), and the replay terminates. */
+static void random_trace(pl_test_rng *r, pl_gpu_call *c, int32_t *n, double *period)
+{
+    *n = (int32_t)pl_test_range(r, 1, 8);
+    double t = 0;
+    for (int32_t k = 0; k < *n; k++) {
+        t += (double)pl_test_range(r, 0, 5) / 10.0;
+        int kind = (int)pl_test_range(r, 0, 2);
+        c[k] = kind == 0 ? kern(t, (double)pl_test_range(r, 1, 10) / 10.0)
+                         : copy((pl_gpu_call_kind)kind, t, (double)pl_test_range(r, 1, 10) / 10.0,
+                                (double)pl_test_range(r, 1, 20));
+        t += c[k].duration_s;
+    }
+    *period = t + (double)pl_test_range(r, 0, 5) / 10.0;
+}
+
+static void test_random_invariants(void **state)
+{
+    (void)state;
+    pl_test_rng rng = { 4242 };
+    for (int run = 0; run < 400; run++) {
+        pl_gpu_call a[8], b[8];
+        int32_t na, nb;
+        double pa, pb;
+        random_trace(&rng, a, &na, &pa);
+        random_trace(&rng, b, &nb, &pb);
+        pl_gpu_trace t[2] = { trace(a, na, pa), trace(b, nb, pb) };
+        pl_gpu_sim_opts o = horizon(60, 25);
+        pl_gpu_sim_result r[2];
+        assert_pl_ok(pl_gpu_simulate(t, 1, &o, r));
+        /* the horizon may cut the last iteration: 60 / period rounded down */
+        assert_int_equal(r[0].iterations, (int64_t)floor(60 / pa + 1e-9));
+        assert_true(fabs(r[0].slowdown) < 1e-9);
+        assert_pl_ok(pl_gpu_simulate(t, 2, &o, r));
+        for (int i = 0; i < 2; i++) {
+            if (r[i].slowdown < -1e-9 || r[i].kernel_wait_s < 0)
+                fail_msg("run %d model %d: slowdown %g wait %g", run, i, r[i].slowdown, r[i].kernel_wait_s);
+        }
+    }
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -267,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_host_slowdown),
         cmocka_unit_test(test_split_trace),
         cmocka_unit_test(test_qos_matrix_and_split_effect),
+        cmocka_unit_test(test_random_invariants),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
