@@ -139,6 +139,17 @@ static void test_literal_drop_after_pair(void **state)
     assert_pl_ok(pl_gpu_pairing_optimal(&p, NULL, b));
     assert_pairs(b, wopt, 3);
     assert_true(fabs(value(&p, b) - (3 + 1 / 1.05 + 1 / 1.2 + 1 / 1.15)) < 1e-12);
+    /* every registered solver finds the same optimum, certificate checked */
+    static const char *const solvers[] = { "ssp", "cost-scaling", "network-simplex",
+                                           "cycle-canceling", "glpk" };
+    for (int s = 0; s < 5; s++) {
+        pl_solve_opts o;
+        pl_solve_opts_init(&o);
+        o.solver = solvers[s];
+        o.verify = 1;
+        assert_pl_ok(pl_gpu_pairing_optimal(&p, &o, b));
+        assert_pairs(b, wopt, 3);
+    }
 }
 
 /* Greedy takes the lowest slowdown first: (0,0) = 0.1 leaves LS 1 only
