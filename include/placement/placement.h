@@ -16,5 +16,7 @@
 #include <placement/disagg.h>
 #include <placement/drmaestro.h>
 #include <placement/sim.h>
+#include <placement/gpuqos.h>
+#include <placement/constraints.h>
 
 #endif

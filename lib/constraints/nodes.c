@@ -1,0 +1,149 @@
+/* Node lists with capacities and key=value attributes. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "constraints/constraints_impl.h"
+
+pl_status pl_cnodes_create(pl_cnodes **out)
+{
+    if (!out)
+        return pl_err(PL_EINVAL, "pl_cnodes_create: NULL out");
+    *out = pl_alloc(1, sizeof **out);
+    return *out ? PL_OK : PL_ENOMEM;
+}
+
+static void node_clear(cnode *n)
+{
+    free(n->name);
+    for (int32_t i = 0; i < n->nattrs; i++) {
+        free(n->keys[i]);
+        free(n->values[i]);
+    }
+    free(n->keys);
+    free(n->values);
+}
+
+void pl_cnodes_free(pl_cnodes *nodes)
+{
+    if (!nodes)
+        return;
+    for (int64_t i = 0; i < nodes->n; i++)
+        node_clear(&nodes->v[i]);
+    free(nodes->v);
+    free(nodes);
+}
+
+static char *dup_range(const char *s, size_t len)
+{
+    char *r = pl_alloc(len + 1, 1);
+    if (r)
+        memcpy(r, s, len);
+    return r;
+}
+
+/* Parse "k=v,k=v" into n's arrays. */
+static pl_status parse_attrs(cnode *n, const char *attrs)
+{
+    if (!attrs || !*attrs)
+        return PL_OK;
+    int32_t count = 1;
+    for (const char *p = attrs; *p; p++)
+        count += *p == ',';
+    n->keys = pl_alloc((size_t)count, sizeof *n->keys);
+    n->values = pl_alloc((size_t)count, sizeof *n->values);
+    if (!n->keys || !n->values)
+        return PL_ENOMEM;
+    const char *p = attrs;
+    for (int32_t i = 0; i < count; i++) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *eq = memchr(p, '=', len);
+        if (!eq || eq == p || (size_t)(eq - p) + 1 == len || memchr(eq + 1, '=', len - (size_t)(eq - p) - 1))
+            return pl_err(PL_EPARSE, "node attributes \"%s\": item %d \"%.*s\" is not key=value",
+                          attrs, i + 1, (int)len, p);
+        char *key = dup_range(p, (size_t)(eq - p));
+        char *val = dup_range(eq + 1, len - (size_t)(eq - p) - 1);
+        if (!key || !val) {
+            free(key);
+            free(val);
+            return PL_ENOMEM;
+        }
+        for (int32_t k = 0; k < n->nattrs; k++)
+            if (strcmp(n->keys[k], key) == 0) {
+                pl_status st = pl_err(PL_EPARSE, "node attributes \"%s\": key \"%s\" repeated", attrs, key);
+                free(key);
+                free(val);
+                return st;
+            }
+        n->keys[n->nattrs] = key;
+        n->values[n->nattrs] = val;
+        n->nattrs++;
+        p = end ? end + 1 : p + len;
+    }
+    return PL_OK;
+}
+
+pl_status pl_cnodes_add(pl_cnodes *nodes, const char *name, double cores, double mem_gb,
+                        const char *attrs, int32_t *id)
+{
+    if (!nodes)
+        return pl_err(PL_EINVAL, "pl_cnodes_add: NULL nodes");
+    if (!(cores >= 0) || !(mem_gb >= 0) || !isfinite(cores) || !isfinite(mem_gb))
+        return pl_err(PL_EINVAL, "pl_cnodes_add: capacities %g cores, %g GB must be finite and >= 0",
+                      cores, mem_gb);
+    if (nodes->n >= INT32_MAX)
+        return pl_err(PL_EINVAL, "pl_cnodes_add: too many nodes");
+    pl_status st = pl_grow((void **)&nodes->v, &nodes->cap, nodes->n + 1, sizeof *nodes->v);
+    if (st != PL_OK)
+        return st;
+    cnode n;
+    memset(&n, 0, sizeof n);
+    n.cores = cores;
+    n.mem_gb = mem_gb;
+    if (name && !(n.name = pl_strdup(name)))
+        return PL_ENOMEM;
+    st = parse_attrs(&n, attrs);
+    if (st != PL_OK) {
+        node_clear(&n);
+        return st;
+    }
+    nodes->v[nodes->n] = n;
+    if (id)
+        *id = (int32_t)nodes->n;
+    nodes->n++;
+    return PL_OK;
+}
+
+int32_t pl_cnodes_count(const pl_cnodes *nodes)
+{
+    return nodes ? (int32_t)nodes->n : 0;
+}
+
+const char *pl_cnodes_attr(const pl_cnodes *nodes, int32_t node, const char *key)
+{
+    if (!nodes || !key || node < 0 || node >= nodes->n)
+        return NULL;
+    const cnode *n = &nodes->v[node];
+    for (int32_t i = 0; i < n->nattrs; i++)
+        if (strcmp(n->keys[i], key) == 0)
+            return n->values[i];
+    return NULL;
+}
+
+pl_status pl_cnodes_capacity(const pl_cnodes *nodes, int32_t node, double *cores, double *mem_gb)
+{
+    if (!nodes || node < 0 || node >= nodes->n)
+        return pl_err(PL_EINVAL, "pl_cnodes_capacity: bad node %d", node);
+    if (cores)
+        *cores = nodes->v[node].cores;
+    if (mem_gb)
+        *mem_gb = nodes->v[node].mem_gb;
+    return PL_OK;
+}
+
+int pl_cfilter_matches(const pl_cnodes *nodes, int32_t node, const cfilter *f)
+{
+    const char *v = pl_cnodes_attr(nodes, node, f->key);
+    int eq = v && strcmp(v, f->value) == 0;
+    return f->negate ? !eq : eq;
+}
