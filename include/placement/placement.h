@@ -15,5 +15,6 @@
 #include <placement/policy.h>
 #include <placement/disagg.h>
 #include <placement/drmaestro.h>
+#include <placement/coloc.h>
 
 #endif
