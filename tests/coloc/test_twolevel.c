@@ -1,8 +1,8 @@
 /* Two-level scheduling (seed 003, Kim thesis ch. 3): platform affinity from
  * Table 3.3 against Table 3.4, the level-1 core split on Table 3.6 resources
  * (derived fixture in notes-seed003-kim-thesis.md), level 2 by co-runner
- * affinity on hand-made combinations, errors. Thesis tables are C arrays
- * here; tests/data/coloc/README.md names their source sections. */
+ * affinity on hand-made combinations, errors. The thesis tables are the C
+ * arrays below, each named after its table (ch. 3 sec. 1.2 and sec. 3). */
 #include <math.h>
 #include <string.h>
 #include "testutil.h"
