@@ -156,6 +156,7 @@ static void test_hand_objective(void **state)
     assert_pl_status(pl_coloc_evaluate(&p, &pl, &obj), PL_EINVAL);
     assert_non_null(strstr(pl_last_error(), "co-runner"));
     /* a T1 block on a T2 node */
+    pl_coloc_placement_free(&pl);
     hand_placement(&pl);
     pl.node[8 + 0] = 9;
     assert_pl_status(pl_coloc_evaluate(&p, &pl, &obj), PL_EINVAL);
