@@ -295,10 +295,15 @@ static pl_status check_problem(const pl_coloc_problem *p)
             (p->vms / cf->blocks) % cf->vms_per_node)
             return pl_err(PL_EINVAL, "coloc: configuration %d: %d blocks of %d VMs per node do not divide %d VMs",
                           (int)k, (int)cf->blocks, (int)cf->vms_per_node, (int)p->vms);
-        for (int32_t b = 0; b < cf->blocks; b++)
+        for (int32_t b = 0; b < cf->blocks; b++) {
             if (cf->block_type[b] < 0 || cf->block_type[b] >= p->cluster->types)
                 return pl_err(PL_EINVAL, "coloc: configuration %d block %d has node type %d", (int)k, (int)b,
                               (int)cf->block_type[b]);
+            if (cf->vms_per_node > p->cluster->slots[cf->block_type[b]])
+                return pl_err(PL_EINVAL, "coloc: configuration %d puts %d VMs on type-%d nodes of %d slots",
+                              (int)k, (int)cf->vms_per_node, (int)cf->block_type[b],
+                              (int)p->cluster->slots[cf->block_type[b]]);
+        }
     }
     for (int64_t i = 0; i < (int64_t)p->apps * p->configs; i++)
         if (!(p->solo_runtime_s[i] > 0))

@@ -337,6 +337,13 @@ static void test_errors(void **state)
     p.fixed = 1;   /* no fixed placement given */
     assert_pl_status(pl_coloc_sa_place(&p, NULL, &pl, &r), PL_EINVAL);
     p = problem(3);
+    pl_coloc_config bad[NCFG];
+    memcpy(bad, cfgs, sizeof bad);
+    bad[C1].vms_per_node = 4;   /* T1 nodes hold 2 VMs */
+    p.config = bad;
+    assert_pl_status(pl_coloc_sa_place(&p, NULL, &pl, &r), PL_EINVAL);
+    assert_non_null(strstr(pl_last_error(), "slots"));
+    p = problem(3);
     p.vms = 6;     /* 6 VMs do not fill 2 blocks of 4-VM nodes */
     assert_pl_status(pl_coloc_sa_place(&p, NULL, &pl, &r), PL_EINVAL);
     pl_coloc_placement_free(&pl);
