@@ -263,7 +263,12 @@ typedef struct pl_coloc_result {
     int64_t accepted;          /**< SA moves accepted. */
 } pl_coloc_result;
 
-/** \brief Allocate the arrays of \p p for \p apps applications of \p vms VMs (free with pl_coloc_placement_free()). */
+/**
+ * \brief Allocate the (zeroed) arrays of \p p for \p apps applications of
+ *        \p vms VMs. Overwrites p's pointers without freeing them; release
+ *        with pl_coloc_placement_free().
+ * \return ::PL_OK; ::PL_EINVAL; ::PL_ENOMEM.
+ */
 pl_status pl_coloc_placement_alloc(pl_coloc_placement *p, int32_t apps, int32_t vms);
 /** \brief Free the arrays of \p p (not \p p itself); NULL members are fine. */
 void pl_coloc_placement_free(pl_coloc_placement *p);

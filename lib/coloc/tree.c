@@ -315,10 +315,11 @@ pl_status coloc_model_shell(int32_t features, const char *const *names, const ch
     for (int32_t i = 0; i <= features; i++) {
         char buf[32];
         const char *s = i < features ? (names ? names[i] : NULL) : target;
-        if (!s) {
-            snprintf(buf, sizeof buf, i < features ? "f%d" : "target", (int)i);
+        if (!s && i < features) {
+            snprintf(buf, sizeof buf, "f%d", (int)i);
             s = buf;
-        }
+        } else if (!s)
+            s = "target";
         m->names[i] = pl_strdup(s);
         if (!m->names[i]) {
             pl_coloc_model_free(m);

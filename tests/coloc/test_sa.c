@@ -316,6 +316,64 @@ static void test_features_and_model_predictor(void **state)
     pl_coloc_model_free(small);
 }
 
+static double unit(pl_test_rng *r)
+{
+    return (double)(pl_test_rand(r) >> 11) / 9007199254740992.0;
+}
+
+/* End to end: a model learned from samples of a synthetic interference law
+ * drives the search; SA still reaches the exhaustive optimum under it. */
+static void test_sa_with_learned_model(void **state)
+{
+    (void)state;
+    enum { D = PL_COLOC_BASE_FEATURES + 2 * PL_COLOC_BLOCK_FEATURES, NS = 1500 };
+    static double xs[NS * D], ys[NS];
+    pl_test_rng r = { 21 };
+    for (int i = 0; i < NS; i++) {
+        double *x = xs + i * D;
+        x[0] = (double)(pl_test_rand(&r) % NCFG);
+        x[1] = 50 + 200 * unit(&r);
+        for (int f = 2; f < 8; f++)
+            x[f] = 100 * unit(&r);
+        double slow = 0;
+        for (int b = 0; b < 2; b++) {
+            double *bx = x + 8 + 7 * b;
+            bx[0] = (double)(pl_test_rand(&r) % 4);
+            for (int f = 1; f < 7; f++)
+                bx[f] = bx[0] > 0 ? 100 * unit(&r) : 0;
+            slow += bx[0] * bx[3] / 1000;   /* co-runner VMs x their network send */
+        }
+        ys[i] = x[1] * (1 + slow / 2);
+    }
+    pl_coloc_model_opts mo;
+    pl_coloc_model_opts_init(&mo);
+    mo.trees = 20;
+    pl_coloc_model *model;
+    assert_pl_ok(pl_coloc_model_train(xs, ys, NS, D, NULL, &mo, &model));
+    pl_coloc_metrics metrics[3 * NCFG];
+    for (int i = 0; i < 3 * NCFG; i++)
+        metrics[i] = (pl_coloc_metrics){ 100 * unit(&r), 100 * unit(&r), 100 * unit(&r),
+                                         100 * unit(&r), 100 * unit(&r), 100 * unit(&r) };
+    pl_coloc_model_ctx mc = { model, metrics, NCFG };
+    pl_coloc_problem p = problem(3);
+    p.predict = pl_coloc_model_predictor;
+    p.predict_ctx = &mc;
+    pl_coloc_placement best, sa;
+    assert_pl_ok(pl_coloc_placement_alloc(&best, 3, 8));
+    assert_pl_ok(pl_coloc_placement_alloc(&sa, 3, 8));
+    pl_coloc_result rb, rs;
+    assert_pl_ok(pl_coloc_exhaustive_place(&p, 0, &best, &rb));
+    pl_coloc_sa_opts o;
+    pl_coloc_sa_opts_init(&o);
+    o.iterations = 1000;
+    assert_pl_ok(pl_coloc_sa_place(&p, &o, &sa, &rs));
+    assert_true(fabs(rs.objective - rb.objective) < 1e-12);
+    assert_true(rb.objective > 1);   /* some placement beats every worst solo run */
+    pl_coloc_placement_free(&best);
+    pl_coloc_placement_free(&sa);
+    pl_coloc_model_free(model);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -360,6 +418,7 @@ int main(void)
         cmocka_unit_test(test_sa_online_reaches_exhaustive),
         cmocka_unit_test(test_sa_deterministic),
         cmocka_unit_test(test_features_and_model_predictor),
+        cmocka_unit_test(test_sa_with_learned_model),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
