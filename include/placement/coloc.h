@@ -233,7 +233,7 @@ typedef struct pl_coloc_placement {
 
 /** Placement problem; zero it, then fill. */
 typedef struct pl_coloc_problem {
-    const pl_coloc_cluster *cluster;
+    const pl_coloc_cluster *cluster;   /**< Node types, node counts and VM slots. */
     int32_t apps;                      /**< Applications (>= 1). */
     int32_t vms;                       /**< VMs per application (R; multiple of every config's blocks). */
     int32_t configs;                   /**< Candidate configurations (same list for every application). */
