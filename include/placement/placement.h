@@ -18,5 +18,6 @@
 #include <placement/sim.h>
 #include <placement/gpuqos.h>
 #include <placement/constraints.h>
+#include <placement/coloc.h>
 
 #endif

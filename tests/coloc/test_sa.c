@@ -1,0 +1,425 @@
+/* sa-placement (seed 003, Kim thesis ch. 2 sec. 3.2): candidate-count
+ * formula (6, 12, 14), Table 2.3's six configurations, a hand-computed
+ * objective, the co-runner rule, SA reaching the exhaustive optimum in batch
+ * and on-line modes, determinism, the model predictor adapter, errors. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "testutil.h"
+
+/* Table 2.1 cluster: 8 T1 nodes (2 VMs of 2 vCPU each), 4 T2 nodes (4 VMs). */
+static const int32_t t21_nodes[2] = { 8, 4 };
+static const int32_t t21_slots[2] = { 2, 4 };
+static const pl_coloc_cluster t21 = { 2, t21_nodes, t21_slots };
+
+/* Generator order: T1 scaled-out/consolidated, T2 ditto, then (T1,T2): C1 C2 C5 C6 C3 C4. */
+enum { C1, C2, C5, C6, C3, C4, NCFG };
+#define ONLINE2 13   /* recorded from the search, like 84 below */
+
+/* Made-up solo runtimes (s) per configuration above, and interference weights. */
+static const double solo[5 * NCFG] = {
+    100, 110, 150, 160, 120, 125,
+    200, 150, 180, 120, 190, 160,
+    80, 90, 70, 75, 72, 78,
+    100, 110, 150, 160, 120, 125,
+    200, 150, 180, 120, 190, 160,
+};
+static const double weight[5 * 5] = {
+    0, 0.05, 0.02, 0.05, 0.02,
+    0.10, 0, 0.01, 0.10, 0.01,
+    0.03, 0.2, 0, 0.03, 0.2,
+    0, 0.05, 0.02, 0, 0.02,
+    0.10, 0, 0.01, 0.10, 0,
+};
+
+/* runtime = solo * (1 + mean over blocks of sum_corunners w[a][o] * (o's VMs per node)) */
+static pl_status toy_predict(void *ctx, const pl_coloc_query *q, double *r)
+{
+    (void)ctx;
+    double s = 0;
+    for (int32_t b = 0; b < q->cfg->blocks; b++)
+        for (int32_t i = 0; i < q->corunners[b]; i++)
+            s += weight[q->app * 5 + q->corunner_app[b][i]] * q->corunner_vms[b][i];
+    *r = q->solo_runtime_s * (1 + s / q->cfg->blocks);
+    return PL_OK;
+}
+
+static pl_coloc_config cfgs[NCFG];
+
+static const pl_coloc_cluster *cluster = &t21;
+
+static pl_coloc_problem problem(int32_t apps)
+{
+    int32_t n;
+    assert_pl_ok(pl_coloc_candidates(cluster, 1, 8, cfgs, NCFG, &n));
+    assert_int_equal(n, NCFG);
+    pl_coloc_problem p;
+    memset(&p, 0, sizeof p);
+    p.cluster = cluster;
+    p.apps = apps;
+    p.vms = 8;
+    p.configs = NCFG;
+    p.config = cfgs;
+    p.solo_runtime_s = solo;
+    p.predict = toy_predict;
+    return p;
+}
+
+static void test_candidate_count(void **state)
+{
+    (void)state;
+    assert_int_equal(pl_coloc_candidate_count(2, 1), 6);
+    assert_int_equal(pl_coloc_candidate_count(4, 1), 12);
+    assert_int_equal(pl_coloc_candidate_count(4, 2), 14);
+    assert_int_equal(pl_coloc_candidate_count(8, 1), 18);   /* k = 6, L = 3: 2 (6 + 3) */
+    assert_int_equal(pl_coloc_candidate_count(1, 0), 2);
+    assert_int_equal(pl_coloc_candidate_count(2, 2), -1);   /* 2^s > k */
+    assert_int_equal(pl_coloc_candidate_count(0, 1), -1);
+    /* the generator produces exactly the formula's count */
+    int32_t nodes[8] = { 4, 4, 4, 4, 4, 4, 4, 4 }, slots[8] = { 2, 2, 4, 4, 2, 2, 4, 4 };
+    pl_coloc_config out[64];
+    const int32_t ts[][2] = { { 2, 1 }, { 4, 1 }, { 4, 2 }, { 8, 1 }, { 8, 2 }, { 3, 1 } };
+    for (size_t i = 0; i < sizeof ts / sizeof *ts; i++) {
+        pl_coloc_cluster c = { ts[i][0], nodes, slots };
+        int32_t n;
+        assert_pl_ok(pl_coloc_candidates(&c, ts[i][1], 8, out, 64, &n));
+        assert_int_equal(n, pl_coloc_candidate_count(ts[i][0], ts[i][1]));
+    }
+}
+
+static void expect_cfg(const pl_coloc_config *c, int32_t type0, int32_t type1, int32_t vpn, int cons)
+{
+    assert_int_equal(c->blocks, 2);
+    assert_int_equal(c->block_type[0], type0);
+    assert_int_equal(c->block_type[1], type1);
+    assert_int_equal(c->vms_per_node, vpn);
+    assert_int_equal(c->consolidated, cons);
+    assert_int_equal(c->types, type0 == type1 ? 1 : 2);
+}
+
+static void test_table23_configs(void **state)
+{
+    (void)state;
+    pl_coloc_config c[NCFG];
+    int32_t n;
+    assert_pl_ok(pl_coloc_candidates(&t21, 1, 8, c, NCFG, &n));
+    expect_cfg(&c[C1], 0, 0, 1, 0);   /* T1 (1,1,1,1,1,1,1,1) */
+    expect_cfg(&c[C2], 0, 0, 2, 1);   /* T1 (2,2,2,2) */
+    expect_cfg(&c[C5], 1, 1, 2, 0);   /* T2 (2,2,2,2): only 4 T2 nodes */
+    expect_cfg(&c[C6], 1, 1, 4, 1);   /* T2 (4,4) */
+    expect_cfg(&c[C3], 0, 1, 1, 0);   /* T1 (1,1,1,1), T2 (1,1,1,1) */
+    expect_cfg(&c[C4], 0, 1, 2, 1);   /* T1 (2,2), T2 (2,2) */
+    /* (T=4, s=2): 8 homogeneous, pairs (0,1) (2,3), one 4-type tuple: 14 */
+    int32_t nodes[4] = { 8, 8, 8, 8 }, slots[4] = { 2, 2, 2, 2 };
+    pl_coloc_cluster c4 = { 4, nodes, slots };
+    pl_coloc_config d[14];
+    assert_pl_ok(pl_coloc_candidates(&c4, 2, 8, d, 14, &n));
+    assert_int_equal(n, 14);
+    assert_int_equal(d[8].types, 2);
+    assert_int_equal(d[8].block_type[0], 0);
+    assert_int_equal(d[8].block_type[2], 1);
+    assert_int_equal(d[10].block_type[0], 2);
+    assert_int_equal(d[10].block_type[3], 3);
+    for (int b = 0; b < 4; b++)
+        assert_int_equal(d[12].block_type[b], b);
+    assert_pl_status(pl_coloc_candidates(&c4, 2, 8, d, 13, &n), PL_EINVAL);
+    assert_pl_status(pl_coloc_candidates(&c4, 2, 6, d, 14, &n), PL_EINVAL);
+    assert_pl_status(pl_coloc_candidates(&c4, 3, 8, d, 14, &n), PL_EINVAL);
+}
+
+/* app0 in C1 on nodes 0-3 | 4-7; app1 in C3: T1 block joins nodes 0-3, T2 block on 8-11. */
+static void hand_placement(pl_coloc_placement *pl)
+{
+    assert_pl_ok(pl_coloc_placement_alloc(pl, 2, 8));
+    pl->config[0] = C1;
+    pl->config[1] = C3;
+    for (int v = 0; v < 8; v++) {
+        pl->node[v] = v;
+        pl->node[8 + v] = v < 4 ? v : 8 + (v - 4);
+    }
+}
+
+static void test_hand_objective(void **state)
+{
+    (void)state;
+    pl_coloc_problem p = problem(2);
+    pl_coloc_placement pl;
+    hand_placement(&pl);
+    double obj;
+    assert_pl_ok(pl_coloc_evaluate(&p, &pl, &obj));
+    /* app0: 100 (1 + 0.05 / 2) = 102.5 against worst solo 160;
+     * app1: 190 (1 + 0.10 / 2) = 199.5 against worst solo 200 */
+    double want = sqrt(160 / 102.5 * (200 / 199.5));
+    assert_true(fabs(obj - want) < 1e-12);
+    /* the T1 block of app1 straddling two groups breaks the co-runner rule */
+    pl.node[8 + 0] = 2, pl.node[8 + 1] = 3, pl.node[8 + 2] = 4, pl.node[8 + 3] = 5;
+    assert_pl_status(pl_coloc_evaluate(&p, &pl, &obj), PL_EINVAL);
+    assert_non_null(strstr(pl_last_error(), "co-runner"));
+    /* a T1 block on a T2 node */
+    pl_coloc_placement_free(&pl);
+    hand_placement(&pl);
+    pl.node[8 + 0] = 9;
+    assert_pl_status(pl_coloc_evaluate(&p, &pl, &obj), PL_EINVAL);
+    pl_coloc_placement_free(&pl);
+    pl_coloc_placement_free(&pl);   /* idempotent */
+}
+
+static void check_sa_reaches_best(int32_t apps, int32_t fixed, const pl_coloc_placement *fixed_pl, int64_t space)
+{
+    pl_coloc_problem p = problem(apps);
+    p.fixed = fixed;
+    p.fixed_placement = fixed_pl;
+    pl_coloc_placement best, sa;
+    assert_pl_ok(pl_coloc_placement_alloc(&best, apps, 8));
+    assert_pl_ok(pl_coloc_placement_alloc(&sa, apps, 8));
+    pl_coloc_result rb, rs;
+    assert_pl_ok(pl_coloc_exhaustive_place(&p, 0, &best, &rb));
+    printf("exhaustive: %lld placements\n", (long long)rb.evaluations);
+    assert_int_equal(rb.evaluations, space);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        pl_coloc_sa_opts o;
+        pl_coloc_sa_opts_init(&o);
+        o.seed = seed;
+        o.iterations = 3000;
+        assert_pl_ok(pl_coloc_sa_place(&p, &o, &sa, &rs));
+        if (fabs(rs.objective - rb.objective) > 1e-12)
+            fail_msg("seed %llu: SA %.12f, exhaustive %.12f", (unsigned long long)seed, rs.objective, rb.objective);
+        double check;
+        assert_pl_ok(pl_coloc_evaluate(&p, &sa, &check));
+        assert_true(fabs(check - rs.objective) < 1e-12);
+        assert_true(space == 1 ? rs.accepted == 0 : rs.accepted > 0);   /* a move must change the config */
+        for (int32_t a = 0; a < fixed; a++) {
+            assert_int_equal(sa.config[a], fixed_pl->config[a]);
+            assert_memory_equal(sa.node + a * 8, fixed_pl->node + a * 8, 8 * sizeof *sa.node);
+        }
+    }
+    pl_coloc_placement_free(&best);
+    pl_coloc_placement_free(&sa);
+}
+
+static void test_sa_batch_reaches_exhaustive(void **state)
+{
+    (void)state;
+    /* 84: the distinct placements of 3 apps x 6 configurations under the
+     * co-runner rule, empty nodes taken lowest first (recorded from the
+     * search; a change means the search space changed) */
+    check_sa_reaches_best(3, 0, NULL, 84);
+    /* 4 apps fill all 32 slots of the cluster */
+    check_sa_reaches_best(4, 0, NULL, 96);
+}
+
+static void test_sa_larger_cluster(void **state)
+{
+    (void)state;
+    /* twice the Table 2.1 cluster, 5 apps: a space SA samples sparsely */
+    static const int32_t nodes[2] = { 16, 8 }, slots[2] = { 2, 4 };
+    static const pl_coloc_cluster big = { 2, nodes, slots };
+    cluster = &big;
+    check_sa_reaches_best(5, 0, NULL, 47285);
+    cluster = &t21;
+}
+
+static void test_sa_online_reaches_exhaustive(void **state)
+{
+    (void)state;
+    pl_coloc_placement pl;
+    hand_placement(&pl);
+    pl_coloc_placement all;
+    assert_pl_ok(pl_coloc_placement_alloc(&all, 3, 8));
+    memcpy(all.config, pl.config, 2 * sizeof *all.config);
+    memcpy(all.node, pl.node, 16 * sizeof *all.node);
+    /* apps 0 and 1 running: T1 nodes 0-3 are full, 4-7 have one slot, T2
+     * nodes 8-11 three. Only C3 fits app 2 (T1 block on 4-7, T2 block
+     * joining 8-11): one placement. */
+    check_sa_reaches_best(3, 2, &all, 1);
+    /* only app 0 running: apps 1 and 2 arrive together */
+    check_sa_reaches_best(3, 1, &all, ONLINE2);
+    pl_coloc_placement_free(&pl);
+    pl_coloc_placement_free(&all);
+}
+
+static void test_sa_deterministic(void **state)
+{
+    (void)state;
+    pl_coloc_problem p = problem(4);
+    pl_coloc_placement a, b;
+    assert_pl_ok(pl_coloc_placement_alloc(&a, 4, 8));
+    assert_pl_ok(pl_coloc_placement_alloc(&b, 4, 8));
+    pl_coloc_sa_opts o;
+    pl_coloc_sa_opts_init(&o);
+    o.seed = 12345;
+    o.iterations = 500;
+    pl_coloc_result ra, rb;
+    assert_pl_ok(pl_coloc_sa_place(&p, &o, &a, &ra));
+    assert_pl_ok(pl_coloc_sa_place(&p, &o, &b, &rb));
+    assert_true(ra.objective == rb.objective);
+    assert_int_equal(ra.evaluations, rb.evaluations);
+    assert_memory_equal(a.config, b.config, 4 * sizeof *a.config);
+    assert_memory_equal(a.node, b.node, 32 * sizeof *a.node);
+    /* zero iterations: the random start, still a valid placement */
+    o.iterations = 0;
+    assert_pl_ok(pl_coloc_sa_place(&p, &o, &a, &ra));
+    assert_int_equal(ra.evaluations, 1);
+    double check;
+    assert_pl_ok(pl_coloc_evaluate(&p, &a, &check));
+    assert_true(fabs(check - ra.objective) < 1e-12);
+    pl_coloc_placement_free(&a);
+    pl_coloc_placement_free(&b);
+}
+
+static void test_features_and_model_predictor(void **state)
+{
+    (void)state;
+    pl_coloc_metrics m[2 * NCFG];
+    memset(m, 0, sizeof m);
+    m[0 * NCFG + C1] = (pl_coloc_metrics){ 10, 80, 5, 6, 1, 2 };
+    m[1 * NCFG + C3] = (pl_coloc_metrics){ 20, 70, 30, 40, 3, 4 };
+    const int32_t co_app[1] = { 0 }, co_cfg[1] = { C1 }, co_vms[1] = { 1 };
+    pl_coloc_query q;
+    memset(&q, 0, sizeof q);
+    int32_t n;
+    assert_pl_ok(pl_coloc_candidates(&t21, 1, 8, cfgs, NCFG, &n));
+    q.app = 1;
+    q.config = C3;
+    q.cfg = &cfgs[C3];
+    q.solo_runtime_s = 190;
+    q.corunners[0] = 1;
+    q.corunner_app[0] = co_app;
+    q.corunner_config[0] = co_cfg;
+    q.corunner_vms[0] = co_vms;
+    double x[PL_COLOC_BASE_FEATURES + 2 * PL_COLOC_BLOCK_FEATURES];
+    assert_int_equal(pl_coloc_features(&q, m, NCFG, x), 22);
+    const double want[22] = { C3, 190, 20, 70, 30, 40, 3, 4, 1, 10, 80, 5, 6, 1, 2, 0, 0, 0, 0, 0, 0, 0 };
+    assert_memory_equal(x, want, sizeof want);
+    /* a model trained on such vectors answers through the adapter */
+    double xs[3 * 22], ys[3] = { 150, 200, 250 };
+    for (int i = 0; i < 3; i++)
+        for (int f = 0; f < 22; f++)
+            xs[i * 22 + f] = want[f] + i;
+    pl_coloc_model_opts o;
+    pl_coloc_model_opts_init(&o);
+    o.trees = 5;
+    o.min_leaf = 1;
+    pl_coloc_model *model;
+    assert_pl_ok(pl_coloc_model_train(xs, ys, 3, 22, NULL, &o, &model));
+    pl_coloc_model_ctx mc = { model, m, NCFG };
+    double r, direct;
+    assert_pl_ok(pl_coloc_model_predictor(&mc, &q, &r));
+    assert_pl_ok(pl_coloc_model_predict(model, x, &direct));
+    assert_true(r == direct);
+    q.cfg = &cfgs[C1];   /* still 2 blocks: same length; now a 3-feature model mismatches */
+    pl_coloc_model *small;
+    assert_pl_ok(pl_coloc_model_train(xs, ys, 3, 3, NULL, &o, &small));
+    mc.model = small;
+    assert_pl_status(pl_coloc_model_predictor(&mc, &q, &r), PL_EINVAL);
+    pl_coloc_model_free(model);
+    pl_coloc_model_free(small);
+}
+
+static double unit(pl_test_rng *r)
+{
+    return (double)(pl_test_rand(r) >> 11) / 9007199254740992.0;
+}
+
+/* End to end: a model learned from samples of a synthetic interference law
+ * drives the search; SA still reaches the exhaustive optimum under it. */
+static void test_sa_with_learned_model(void **state)
+{
+    (void)state;
+    enum { D = PL_COLOC_BASE_FEATURES + 2 * PL_COLOC_BLOCK_FEATURES, NS = 1500 };
+    static double xs[NS * D], ys[NS];
+    pl_test_rng r = { 21 };
+    for (int i = 0; i < NS; i++) {
+        double *x = xs + i * D;
+        x[0] = (double)(pl_test_rand(&r) % NCFG);
+        x[1] = 50 + 200 * unit(&r);
+        for (int f = 2; f < 8; f++)
+            x[f] = 100 * unit(&r);
+        double slow = 0;
+        for (int b = 0; b < 2; b++) {
+            double *bx = x + 8 + 7 * b;
+            bx[0] = (double)(pl_test_rand(&r) % 4);
+            for (int f = 1; f < 7; f++)
+                bx[f] = bx[0] > 0 ? 100 * unit(&r) : 0;
+            slow += bx[0] * bx[3] / 1000;   /* co-runner VMs x their network send */
+        }
+        ys[i] = x[1] * (1 + slow / 2);
+    }
+    pl_coloc_model_opts mo;
+    pl_coloc_model_opts_init(&mo);
+    mo.trees = 20;
+    pl_coloc_model *model;
+    assert_pl_ok(pl_coloc_model_train(xs, ys, NS, D, NULL, &mo, &model));
+    pl_coloc_metrics metrics[3 * NCFG];
+    for (int i = 0; i < 3 * NCFG; i++)
+        metrics[i] = (pl_coloc_metrics){ 100 * unit(&r), 100 * unit(&r), 100 * unit(&r),
+                                         100 * unit(&r), 100 * unit(&r), 100 * unit(&r) };
+    pl_coloc_model_ctx mc = { model, metrics, NCFG };
+    pl_coloc_problem p = problem(3);
+    p.predict = pl_coloc_model_predictor;
+    p.predict_ctx = &mc;
+    pl_coloc_placement best, sa;
+    assert_pl_ok(pl_coloc_placement_alloc(&best, 3, 8));
+    assert_pl_ok(pl_coloc_placement_alloc(&sa, 3, 8));
+    pl_coloc_result rb, rs;
+    assert_pl_ok(pl_coloc_exhaustive_place(&p, 0, &best, &rb));
+    pl_coloc_sa_opts o;
+    pl_coloc_sa_opts_init(&o);
+    o.iterations = 1000;
+    assert_pl_ok(pl_coloc_sa_place(&p, &o, &sa, &rs));
+    assert_true(fabs(rs.objective - rb.objective) < 1e-12);
+    assert_true(rb.objective > 1);   /* some placement beats every worst solo run */
+    pl_coloc_placement_free(&best);
+    pl_coloc_placement_free(&sa);
+    pl_coloc_model_free(model);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    pl_coloc_problem p = problem(5);   /* 40 VMs on 32 slots */
+    pl_coloc_placement pl;
+    assert_pl_ok(pl_coloc_placement_alloc(&pl, 5, 8));
+    pl_coloc_result r;
+    assert_pl_status(pl_coloc_sa_place(&p, NULL, &pl, &r), PL_EINFEASIBLE);
+    assert_pl_status(pl_coloc_exhaustive_place(&p, 0, &pl, &r), PL_EINFEASIBLE);
+    p = problem(3);
+    assert_pl_status(pl_coloc_exhaustive_place(&p, 5, &pl, &r), PL_ELIMIT);
+    pl_coloc_sa_opts o;
+    pl_coloc_sa_opts_init(&o);
+    o.cooling = 1.5;
+    assert_pl_status(pl_coloc_sa_place(&p, &o, &pl, &r), PL_EINVAL);
+    p.predict = NULL;
+    assert_pl_status(pl_coloc_sa_place(&p, NULL, &pl, &r), PL_EINVAL);
+    p = problem(3);
+    p.fixed = 1;   /* no fixed placement given */
+    assert_pl_status(pl_coloc_sa_place(&p, NULL, &pl, &r), PL_EINVAL);
+    p = problem(3);
+    pl_coloc_config bad[NCFG];
+    memcpy(bad, cfgs, sizeof bad);
+    bad[C1].vms_per_node = 4;   /* T1 nodes hold 2 VMs */
+    p.config = bad;
+    assert_pl_status(pl_coloc_sa_place(&p, NULL, &pl, &r), PL_EINVAL);
+    assert_non_null(strstr(pl_last_error(), "slots"));
+    p = problem(3);
+    p.vms = 6;     /* 6 VMs do not fill 2 blocks of 4-VM nodes */
+    assert_pl_status(pl_coloc_sa_place(&p, NULL, &pl, &r), PL_EINVAL);
+    pl_coloc_placement_free(&pl);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_candidate_count),
+        cmocka_unit_test(test_table23_configs),
+        cmocka_unit_test(test_hand_objective),
+        cmocka_unit_test(test_sa_batch_reaches_exhaustive),
+        cmocka_unit_test(test_sa_larger_cluster),
+        cmocka_unit_test(test_sa_online_reaches_exhaustive),
+        cmocka_unit_test(test_sa_deterministic),
+        cmocka_unit_test(test_features_and_model_predictor),
+        cmocka_unit_test(test_sa_with_learned_model),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
