@@ -79,6 +79,20 @@ static pl_status placed(const pl_policy_request *req, const pl_job *job, const p
     return st;
 }
 
+/* Why the policy interface refuses job j outright (as the other policies
+ * do), or NULL. */
+static const char *refusal(const pl_job *job)
+{
+    if (pl_job_task_count(job) == 0)
+        return "the job has no tasks";
+    for (int32_t t = 0; t < pl_job_task_count(job); t++) {
+        pl_task_demand d;
+        if (pl_job_task(job, t, &d) == PL_OK && d.gpus > 1)
+            return "a task asks for more than one GPU (one GPU per task here)";
+    }
+    return NULL;
+}
+
 static pl_status place_drm(const pl_policy_request *req, pl_decision *out, int network_aware)
 {
     const int32_t n = req->nqueue;
@@ -89,20 +103,30 @@ static pl_status place_drm(const pl_policy_request *req, pl_decision *out, int n
     pl_topology *work = NULL;
     pl_job **jobs = pl_alloc((size_t)n + 1, sizeof *jobs);
     pl_drm_job_request *reqs = pl_alloc((size_t)n + 1, sizeof *reqs);
-    pl_status st = !jobs || !reqs ? PL_ENOMEM : PL_OK;
+    int32_t *queue_index = pl_alloc((size_t)n + 1, sizeof *queue_index); /* request -> queue */
+    pl_status st = !jobs || !reqs || !queue_index ? PL_ENOMEM : PL_OK;
+    int32_t nreq = 0;
     if (!st)
         st = pl_topology_copy(req->topo, &work); /* pl_drm_round takes a mutable topology */
     if (!st)
         st = pl_drm_create(&o, &d);
     for (int32_t i = 0; i < n && !st; i++) {
-        if (!(st = one_gpu_per_task(req->queue[i], &jobs[i])))
-            reqs[i] = (pl_drm_job_request){.id = i, .job = jobs[i]};
+        const char *no = refusal(req->queue[i]);
+        if (no) {
+            pl_decision_info info = {.kind = PL_DECISION_REJECTED, .machine = -1, .slowdown = 1,
+                                     .reason = no};
+            st = pl_decision_set(out, i, &info);
+        } else if (!(st = one_gpu_per_task(req->queue[i], &jobs[nreq]))) {
+            reqs[nreq] = (pl_drm_job_request){.id = i, .job = jobs[nreq]};
+            queue_index[nreq++] = i;
+        }
     }
-    if (!st)
-        st = pl_drm_round(d, work, reqs, n, req->opts->network_load, 0, NULL);
+    if (!st && nreq > 0)
+        st = pl_drm_round(d, work, reqs, nreq, req->opts->network_load, 0, NULL);
     int32_t nplaced = 0;
-    for (int32_t i = 0; i < n && !st; i++) {
-        const pl_drm_placement *p = pl_drm_result(d, i);
+    for (int32_t r = 0; r < nreq && !st; r++) {
+        const int32_t i = queue_index[r];
+        const pl_drm_placement *p = pl_drm_result(d, r);
         int over = req->opts->max_placed > 0 && nplaced >= req->opts->max_placed;
         if (!p)
             st = pl_err(PL_EINTERNAL, "drmaestro: no result for job %d", i);
@@ -112,17 +136,18 @@ static pl_status place_drm(const pl_policy_request *req, pl_decision *out, int n
             st = pl_decision_set(out, i, &info);
         } else if (p->outcome == PL_DRM_PLACED && !(st = placed(req, req->queue[i], p, out, i)))
             nplaced++;
-        else {
+        else if (!st && p->outcome != PL_DRM_PLACED) {
             pl_decision_info info = {.kind = p->outcome == PL_DRM_POSTPONED ? PL_DECISION_POSTPONED
                                                                            : PL_DECISION_WAITING,
                                      .machine = -1, .slowdown = 1, .reason = why(p->outcome)};
             st = pl_decision_set(out, i, &info);
         }
     }
-    for (int32_t i = 0; jobs && i < n; i++)
-        pl_job_free(jobs[i]);
+    for (int32_t r = 0; jobs && r < nreq; r++)
+        pl_job_free(jobs[r]);
     free(jobs);
     free(reqs);
+    free(queue_index);
     pl_drm_free(d);
     pl_topology_free(work);
     return st;

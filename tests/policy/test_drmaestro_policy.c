@@ -111,6 +111,32 @@ static void test_uses_free_machine(void **s)
     pl_topology_free(t);
 }
 
+/* Refused like under the other policies: no tasks, or a task asking 2 GPUs;
+ * the other jobs of the queue are still placed. */
+static void test_refusals(void **s)
+{
+    (void)s;
+    pl_topology *t = two_minsky();
+    pl_job *q[3];
+    assert_pl_ok(pl_job_create("empty", &q[0]));
+    assert_pl_ok(pl_job_create("fat", &q[1]));
+    pl_task_demand two = {.gpus = 2};
+    assert_pl_ok(pl_job_add_task(q[1], &two, NULL));
+    q[2] = mkjob("ok", 1, 0, NULL, NULL);
+    pl_decision *d = place_with("drmaestro", t, q, 3, 0);
+    pl_decision_info info;
+    assert_pl_ok(pl_decision_get(d, 0, &info));
+    assert_int_equal(info.kind, PL_DECISION_REJECTED);
+    assert_pl_ok(pl_decision_get(d, 1, &info));
+    assert_int_equal(info.kind, PL_DECISION_REJECTED);
+    assert_pl_ok(pl_decision_get(d, 2, &info));
+    assert_int_equal(info.kind, PL_DECISION_PLACED);
+    pl_decision_free(d);
+    for (int i = 0; i < 3; i++)
+        pl_job_free(q[i]);
+    pl_topology_free(t);
+}
+
 static void test_bad_network_load(void **s)
 {
     (void)s;
@@ -133,6 +159,7 @@ int main(void)
         cmocka_unit_test(test_registered),
         cmocka_unit_test(test_gang_and_order),
         cmocka_unit_test(test_uses_free_machine),
+        cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_bad_network_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
