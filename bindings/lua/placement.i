@@ -39,3 +39,4 @@
 %{ lua_pushinteger(L, (lua_Integer)$1); SWIG_arg++; %}
 
 %include "../common/all.i"
+%include "extras.i"
