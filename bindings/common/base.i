@@ -9,7 +9,7 @@
  * into a Python exception or a Lua error without per-method code. */
 
 %{
-#define _GNU_SOURCE
+/* open_memstream() needs _GNU_SOURCE, which meson's project arguments set. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
