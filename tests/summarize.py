@@ -2,10 +2,15 @@
 """Sum test results of every suite into the final 'N passed, N failed' line.
 
 Inputs (any number of each):
-  --meson LABEL:TESTLOG.json   a meson testlog (one JSON object per line);
-                               cmocka's own counts are read from each suite's
-                               output, and a suite that failed without
-                               printing them (a crash) counts as one failure.
+  --meson LABEL:TESTLOG.json   a meson testlog (one JSON object per line).
+                               Each test counts individually: a cmocka suite's
+                               counts come from its [  PASSED  ] / [  FAILED  ]
+                               lines; the Python and Lua suites print a last
+                               line "pytest: N passed, N failed" /
+                               "lua: N passed, N failed" (one per pytest test,
+                               one per Lua check block). A suite that failed
+                               without printing its counts (a crash) counts as
+                               one failure.
   --counts LABEL:FILE          a file whose last 'N passed, N failed' line is used
                                (for the Python and Lua suites).
 """
@@ -26,11 +31,16 @@ def meson_counts(path):
                 continue
             t = json.loads(line)
             out = (t.get("stdout") or "") + (t.get("stderr") or "")
-            p = sum(int(x) for x in PASSED.findall(out))
-            q = sum(int(x) for x in FAILED.findall(out))
+            cm_p, cm_q = PASSED.findall(out), FAILED.findall(out)
+            p = sum(int(x) for x in cm_p)
+            q = sum(int(x) for x in cm_q)
+            plain = PLAIN.findall(out)
+            if not cm_p and not cm_q and plain:
+                p, q = int(plain[-1][0]), int(plain[-1][1])
+                print(f"  suite {t.get('name')}: {p} passed, {q} failed")
             if t.get("result") != "OK" and q == 0:
-                q = 1  # crashed or timed out before cmocka could report
-                print(f"  suite {t.get('name')}: {t.get('result')} without a cmocka summary")
+                q = 1  # crashed or timed out before reporting its counts
+                print(f"  suite {t.get('name')}: {t.get('result')} without a test summary")
             passed += p
             failed += q
     return passed, failed

@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential pkg-config meson ninja-build
   libhwloc-dev libnuma-dev libglpk-dev libjansson-dev
   libcmocka-dev
-  swig python3 python3-dev python3-pytest
+  swig python3 python3-dev python3-pytest python3-networkx python3-numpy
   lua5.4 liblua5.4-dev
 )
 

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Install what is needed, build, and run every test suite: the C suites
-# (cmocka) in a normal -Werror build and again under AddressSanitizer +
-# UBSan. The last line is 'N passed, N failed' over all of them.
+# (cmocka), the Python suite (pytest) and the Lua suite in a normal -Werror
+# build, and the C suites again under AddressSanitizer + UBSan (the binding
+# suites are skipped there: a sanitized extension would need the sanitizer
+# runtime LD_PRELOADed into python3/lua5.4, see doc/bindings.md). The last
+# line is 'N passed, N failed' over all of them, each pytest test and each
+# Lua check counted individually (tests/summarize.py).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,7 +36,7 @@ run_c_suites() {
   results+=(--meson "$label:$dir/meson-logs/testlog.json")
 }
 
-run_c_suites "C" build
+run_c_suites "C, Python, Lua" build
 # HWLOC_COMPONENTS=-pci: hwloc's PCI plugin (libpciaccess) leaks about 1 KB
 # per live discovery inside the plugin, which hwloc unloads before LeakSanitizer
 # reports it (so no suppression can name it); XML loads do not use the plugin.

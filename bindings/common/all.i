@@ -1,0 +1,9 @@
+/* Every public header the bindings cover, one %include each. To bind a new
+ * header (e.g. placement/sim.h), write bindings/common/sim.i in the style of
+ * the others and add one line here: both languages pick it up. */
+%include "base.i"
+%include "flownet.i"
+%include "topology.i"
+%include "job.i"
+%include "interference.i"
+%include "policy.i"

@@ -1,0 +1,112 @@
+/* Language-neutral part of the SWIG bindings: included by
+ * bindings/python/placement.i and bindings/lua/placement.i after each has
+ * defined its error and array typemaps.
+ *
+ * Error protocol: wrapper bodies run a library call through PLB_CHECK; on
+ * failure it records the status in plb_status and returns a neutral value.
+ * The %exception block of each language resets plb_status before the call
+ * and raises afterwards with pl_last_error(), so every fallible method turns
+ * into a Python exception or a Lua error without per-method code. */
+
+%{
+/* open_memstream() needs _GNU_SOURCE, which meson's project arguments set. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <placement/placement.h>
+
+/* Script-side class names of the opaque handles. SWIG names the helpers of
+ * an extended class <Class>_<method>, which would collide with the C API if
+ * the classes kept their pl_ names. */
+typedef struct pl_flownet FlowNetwork;
+typedef struct pl_topology Topology;
+typedef struct pl_job Job;
+typedef struct pl_jobset JobSet;
+typedef struct pl_profile_set ProfileSet;
+typedef struct pl_decision Decisions;
+
+/* Status of the last wrapped call on this thread (the library's own
+ * message is thread-local too, so both stay paired). */
+static _Thread_local pl_status plb_status = PL_OK;
+
+#define PLB_CHECK(call, ret) do { \
+        pl_status plb_s_ = (call); \
+        if (plb_s_ != PL_OK) { plb_status = plb_s_; return ret; } \
+    } while (0)
+
+/* For errors the binding itself detects: set the library's message too. */
+#define PLB_FAIL(st, ret, ...) do { \
+        plb_status = pl_solver_error((st), __VA_ARGS__); return ret; \
+    } while (0)
+
+/* Arrays returned to the scripting language: the out typemap converts them
+ * into a list (Python) or a table (Lua) and frees v. */
+typedef struct plb_ints { int32_t n; int32_t *v; } plb_ints;
+typedef struct plb_i64s { int32_t n; int64_t *v; } plb_i64s;
+
+static plb_ints plb_ints_alloc(int32_t n)
+{
+    plb_ints r = { 0, NULL };
+    r.v = malloc(sizeof *r.v * (size_t)(n > 0 ? n : 1));
+    if (!r.v)
+        plb_status = pl_solver_error(PL_ENOMEM, "out of memory (%d ints)", (int)n);
+    else
+        r.n = n;
+    return r;
+}
+
+static plb_i64s plb_i64s_alloc(int32_t n)
+{
+    plb_i64s r = { 0, NULL };
+    r.v = malloc(sizeof *r.v * (size_t)(n > 0 ? n : 1));
+    if (!r.v)
+        plb_status = pl_solver_error(PL_ENOMEM, "out of memory (%d values)", (int)n);
+    else
+        r.n = n;
+    return r;
+}
+
+/* Run a writer that takes a FILE * into a malloc'ed string. */
+typedef pl_status (*plb_writer)(const void *obj, FILE *f);
+
+static char *plb_write_string(plb_writer w, const void *obj)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        plb_status = pl_solver_error(PL_ENOMEM, "open_memstream failed");
+        return NULL;
+    }
+    pl_status st = w(obj, f);
+    if (fclose(f) != 0 && st == PL_OK)
+        st = pl_solver_error(PL_EIO, "writing to memory failed");
+    if (st != PL_OK) {
+        plb_status = st;
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+%}
+
+%include <stdint.i>
+
+/* Strings the wrappers return with %newobject are malloc'ed by them or by
+ * the library (pl_free is free). */
+%typemap(newfree) char * "free($1);";
+
+/* Status codes and names, without the PL_ prefix (placement.EPARSE). */
+%rename("%(strip:[PL_])s", %$isenumitem) "";
+%rename("%(strip:[pl_])s", %$isfunction) "";
+const char *pl_last_error(void);
+const char *pl_status_name(pl_status status);
+const char *pl_status_string(pl_status status);
+%constant const char *VERSION = PL_VERSION;
+
+typedef enum pl_status {
+    PL_OK = 0, PL_EINVAL = 1, PL_ENOMEM = 2, PL_EPARSE = 3, PL_EINFEASIBLE = 4,
+    PL_EUNBOUNDED = 5, PL_EOVERFLOW = 6, PL_ENOTFOUND = 7, PL_EIO = 8,
+    PL_EVERIFY = 9, PL_ESTATE = 10, PL_ELIMIT = 11, PL_EINTERNAL = 12
+} pl_status;

@@ -1,0 +1,307 @@
+/* placement/topology.h: Topology. */
+
+%rename(VertexKind) pl_vertex_kind;
+%rename(LinkKind) pl_link_kind;
+%rename(Resource) pl_resource;
+typedef enum pl_vertex_kind {
+    PL_VK_CLUSTER = 0, PL_VK_RACK = 1, PL_VK_MACHINE = 2, PL_VK_PACKAGE = 3, PL_VK_NUMA = 4,
+    PL_VK_PCI_SWITCH = 5, PL_VK_NVSWITCH = 6, PL_VK_CORE = 7, PL_VK_GPU = 8, PL_VK_NIC = 9,
+    PL_VK_STORAGE = 10, PL_VK_POOL = 11, PL_VK_COUNT = 12
+} pl_vertex_kind;
+typedef enum pl_link_kind {
+    PL_LK_NVLINK = 0, PL_LK_NVSWITCH = 1, PL_LK_PCIE = 2, PL_LK_INTERSOCKET = 3,
+    PL_LK_MEMORY = 4, PL_LK_NETWORK = 5, PL_LK_NVMEOF = 6, PL_LK_BOARD = 7, PL_LK_COUNT = 8
+} pl_link_kind;
+typedef enum pl_resource {
+    PL_RES_UNITS = 0, PL_RES_CORES = 1, PL_RES_MEMORY = 2, PL_RES_GPU_MEMORY = 3,
+    PL_RES_BANDWIDTH = 4, PL_RES_STORAGE = 5, PL_RES_COUNT = 6
+} pl_resource;
+
+const char *pl_vertex_kind_name(pl_vertex_kind kind);
+const char *pl_link_kind_name(pl_link_kind kind);
+const char *pl_resource_name(pl_resource res);
+
+%rename(LinkInfo) pl_link_info;
+typedef struct pl_link_info {
+    int32_t a, b;
+    pl_link_kind kind;
+    int64_t bw_bytes_per_s;
+    int64_t latency_ns;
+    int64_t weight;
+} pl_link_info;
+
+%inline %{
+/* Names of the builtin machines ("minsky", "dgx1", ...). */
+static int topology_builtin_count(void)
+{
+    int n = 0;
+    for (const char *const *p = pl_topology_builtin_names(); *p; p++)
+        n++;
+    return n;
+}
+static const char *topology_builtin_name(int i)
+{
+    if (i < 0 || i >= topology_builtin_count())
+        PLB_FAIL(PL_EINVAL, NULL, "builtin index %d out of range", i);
+    return pl_topology_builtin_names()[i];
+}
+%}
+
+%{
+static pl_status plb_dot(const void *t, FILE *f) { return pl_topology_write_dot(t, f); }
+static pl_status plb_text(const void *t, FILE *f) { return pl_topology_write_text(t, f); }
+
+/* Vertices of kind (or -1) under v (or -1: everywhere), in preorder. */
+static plb_ints plb_descendants(const Topology *t, int32_t v, int kind)
+{
+    plb_ints r = { 0, NULL };
+    int32_t n = 0;
+    PLB_CHECK(pl_topology_descendants(t, v, kind, NULL, 0, &n), r);
+    r = plb_ints_alloc(n);
+    if (r.v && n > 0)
+        PLB_CHECK(pl_topology_descendants(t, v, kind, r.v, n, &n), (free(r.v), (plb_ints){ 0, NULL }));
+    return r;
+}
+%}
+
+%newobject Topology::builtin;
+%newobject Topology::from_xml;
+%newobject Topology::from_xml_string;
+%newobject Topology::from_hwloc;
+%newobject Topology::from_json;
+%newobject Topology::from_json_string;
+%newobject Topology::cluster;
+%newobject Topology::copy;
+%newobject Topology::to_dot;
+%newobject Topology::to_text;
+%newobject Topology::path_name;
+
+typedef struct {} Topology;
+
+%extend Topology {
+    Topology()
+    {
+        Topology *t = NULL;
+        PLB_CHECK(pl_topology_create(&t), NULL);
+        return t;
+    }
+    ~Topology() { pl_topology_free($self); }
+
+    /** A reference machine: "minsky", "dgx1", "dgx2", "2s4g-pcie". */
+    static Topology *builtin(const char *name)
+    {
+        Topology *t = NULL;
+        PLB_CHECK(pl_topology_builtin(name, &t), NULL);
+        return t;
+    }
+    /** The machine this process runs on, discovered by hwloc. */
+    static Topology *from_hwloc(bool with_cores = false)
+    {
+        pl_hwloc_opts o;
+        pl_hwloc_opts_init(&o);
+        o.with_cores = with_cores;
+        Topology *t = NULL;
+        PLB_CHECK(pl_topology_load_hwloc(&o, &t), NULL);
+        return t;
+    }
+    /** An hwloc XML export. */
+    static Topology *from_xml(const char *path)
+    {
+        Topology *t = NULL;
+        PLB_CHECK(pl_topology_load_xml(path, &t), NULL);
+        return t;
+    }
+    static Topology *from_xml_string(const char *text)
+    {
+        pl_hwloc_opts o;
+        pl_hwloc_opts_init(&o);
+        o.xml_buffer = text;
+        o.xml_length = strlen(text);
+        Topology *t = NULL;
+        PLB_CHECK(pl_topology_load_hwloc(&o, &t), NULL);
+        return t;
+    }
+    /** A JSON cluster description (doc/topology-json.md). */
+    static Topology *from_json(const char *path)
+    {
+        Topology *t = NULL;
+        PLB_CHECK(pl_topology_load_json(path, &t), NULL);
+        return t;
+    }
+    static Topology *from_json_string(const char *text)
+    {
+        Topology *t = NULL;
+        PLB_CHECK(pl_topology_load_json_string(text, 0, &t), NULL);
+        return t;
+    }
+    /** machines copies of machine (a one-machine topology) in racks; the copy owns its data. */
+    static Topology *cluster(const Topology *machine, int32_t machines,
+                                int32_t machines_per_rack = 1, int64_t network_bw = 0)
+    {
+        Topology *t = NULL;
+        PLB_CHECK(pl_topology_cluster(machine, machines, machines_per_rack, network_bw, &t), NULL);
+        return t;
+    }
+    Topology *copy()
+    {
+        Topology *t = NULL;
+        PLB_CHECK(pl_topology_copy($self, &t), NULL);
+        return t;
+    }
+
+    int32_t add_vertex(pl_vertex_kind kind, int32_t parent = -1, const char *name = NULL,
+                       int32_t os_index = -1)
+    {
+        int32_t id = -1;
+        PLB_CHECK(pl_topology_add_vertex($self, kind, parent, name, os_index, &id), -1);
+        return id;
+    }
+    int32_t add_link(int32_t a, int32_t b, pl_link_kind kind, int64_t bw_bytes_per_s = 0,
+                     int64_t latency_ns = 0, int64_t weight = 0)
+    {
+        int32_t id = -1;
+        PLB_CHECK(pl_topology_add_link($self, a, b, kind, bw_bytes_per_s, latency_ns, weight, &id), -1);
+        return id;
+    }
+    void set_capacity(int32_t v, pl_resource res, int64_t amount)
+    {
+        PLB_CHECK(pl_topology_set_capacity($self, v, res, amount), );
+    }
+
+    int32_t vertex_count() { return pl_topology_vertex_count($self); }
+    int32_t link_count() { return pl_topology_link_count($self); }
+    const char *vertex_name(int32_t v)
+    {
+        pl_vertex_info i;
+        PLB_CHECK(pl_topology_vertex($self, v, &i), NULL);
+        return i.name;
+    }
+    pl_vertex_kind vertex_kind(int32_t v)
+    {
+        pl_vertex_info i;
+        PLB_CHECK(pl_topology_vertex($self, v, &i), PL_VK_COUNT);
+        return i.kind;
+    }
+    int32_t vertex_parent(int32_t v)
+    {
+        pl_vertex_info i;
+        PLB_CHECK(pl_topology_vertex($self, v, &i), -1);
+        return i.parent;
+    }
+    int32_t vertex_os_index(int32_t v)
+    {
+        pl_vertex_info i;
+        PLB_CHECK(pl_topology_vertex($self, v, &i), -1);
+        return i.os_index;
+    }
+    /** "machine/package0/gpu1": the path find() accepts. */
+    char *path_name(int32_t v)
+    {
+        char small[8];
+        pl_status st = pl_topology_path_name($self, v, small, sizeof small);
+        size_t size = sizeof small;
+        while (st == PL_ELIMIT && size < ((size_t)1 << 24)) {
+            size *= 8;
+            char *buf = malloc(size);
+            if (!buf)
+                PLB_FAIL(PL_ENOMEM, NULL, "out of memory");
+            st = pl_topology_path_name($self, v, buf, size);
+            if (st == PL_OK)
+                return buf;
+            free(buf);
+        }
+        PLB_CHECK(st, NULL);
+        return strdup(small);
+    }
+    pl_link_info link(int32_t link)
+    {
+        pl_link_info i;
+        memset(&i, 0, sizeof i);
+        PLB_CHECK(pl_topology_link($self, link, &i), i);
+        return i;
+    }
+    int32_t find(const char *path)
+    {
+        int32_t v = -1;
+        PLB_CHECK(pl_topology_find($self, path, &v), -1);
+        return v;
+    }
+    int32_t ancestor(int32_t v, pl_vertex_kind kind)
+    {
+        int32_t a = -1;
+        PLB_CHECK(pl_topology_ancestor($self, v, kind, &a), -1);
+        return a;
+    }
+    /** Vertices of kind (-1: all) under v (-1: the whole topology), preorder. */
+    plb_ints descendants(int32_t v = -1, int kind = -1) { return plb_descendants($self, v, kind); }
+    /** GPU vertices under v (-1: all), preorder. */
+    plb_ints gpus(int32_t v = -1) { return plb_descendants($self, v, PL_VK_GPU); }
+    plb_ints children(int32_t v = -1)
+    {
+        plb_ints r = { 0, NULL };
+        int32_t n = 0;
+        PLB_CHECK(pl_topology_children($self, v, NULL, 0, &n), r);
+        r = plb_ints_alloc(n);
+        if (r.v && n > 0)
+            PLB_CHECK(pl_topology_children($self, v, r.v, n, &n), (free(r.v), (plb_ints){ 0, NULL }));
+        return r;
+    }
+    int64_t distance(int32_t a, int32_t b)
+    {
+        int64_t w = 0;
+        PLB_CHECK(pl_topology_distance($self, a, b, &w), 0);
+        return w;
+    }
+    int64_t bottleneck_bw(int32_t a, int32_t b)
+    {
+        int64_t bw = 0;
+        PLB_CHECK(pl_topology_bottleneck_bw($self, a, b, &bw), 0);
+        return bw;
+    }
+    /** Row-major k x k distances between the GPUs under v (-1: all), in gpus(v) order. */
+    plb_i64s gpu_distance_flat(int32_t v = -1)
+    {
+        plb_i64s r = { 0, NULL };
+        plb_ints g = plb_descendants($self, v, PL_VK_GPU);
+        if (plb_status != PL_OK)
+            return r;
+        if ((int64_t)g.n * g.n > INT32_MAX) {
+            free(g.v);
+            PLB_FAIL(PL_ELIMIT, r, "%d GPUs: distance matrix too large", (int)g.n);
+        }
+        r = plb_i64s_alloc(g.n * g.n);
+        if (r.v) {
+            pl_status st = pl_topology_distance_matrix($self, g.v, g.n, r.v);
+            if (st != PL_OK) {
+                free(r.v);
+                r.v = NULL;
+                r.n = 0;
+                plb_status = st;
+            }
+        }
+        free(g.v);
+        return r;
+    }
+    /** (capacity, allocated, free) of a resource on v. */
+    plb_i64s amount(int32_t v, pl_resource res)
+    {
+        plb_i64s r = { 0, NULL };
+        int64_t c, a, f;
+        PLB_CHECK(pl_topology_amount($self, v, res, &c, &a, &f), r);
+        r = plb_i64s_alloc(3);
+        if (r.v) {
+            r.v[0] = c;
+            r.v[1] = a;
+            r.v[2] = f;
+        }
+        return r;
+    }
+    void alloc(int32_t v, pl_resource res, int64_t amount) { PLB_CHECK(pl_topology_alloc($self, v, res, amount), ); }
+    void release(int32_t v, pl_resource res, int64_t amount) { PLB_CHECK(pl_topology_release($self, v, res, amount), ); }
+    void release_all() { PLB_CHECK(pl_topology_release_all($self), ); }
+
+    /** Graphviz DOT text. */
+    char *to_dot() { return plb_write_string(plb_dot, $self); }
+    /** The readable tree, links and GPU distance matrices. */
+    char *to_text() { return plb_write_string(plb_text, $self); }
+}

@@ -1,0 +1,152 @@
+"""FlowNetwork from Python: the DIMACS fixtures, every solver, the
+optimality certificate, and agreement with networkx on random graphs."""
+import random
+
+import networkx as nx
+import pytest
+
+import placement
+from conftest import DATA
+
+
+def expected_costs():
+    rows = []
+    for line in (DATA / "flow" / "EXPECTED.txt").read_text().splitlines():
+        if not line.strip():
+            continue
+        name, *fields = line.split()
+        kv = dict(f.split("=") for f in fields)
+        rows.append((name, int(kv["cost"]), int(kv["nodes"]), int(kv["arcs"])))
+    return rows
+
+
+@pytest.mark.parametrize("name,cost,nodes,arcs", expected_costs())
+def test_fixture_cost(data, name, cost, nodes, arcs):
+    net = placement.FlowNetwork.from_dimacs(data("flow/" + name))
+    assert (net.node_count(), net.arc_count()) == (nodes, arcs)
+    res = net.solve("network-simplex")
+    assert res.cost == cost
+    assert len(res.flows) == arcs and len(res.potentials) == nodes
+
+
+def test_expected_list_is_complete():
+    assert len(expected_costs()) == 17
+
+
+@pytest.mark.parametrize("solver", placement.solvers())
+def test_every_solver_small_graph(data, solver):
+    net = placement.FlowNetwork.from_dimacs(data("flow/small_graph.in"))
+    assert net.solve(solver).cost == 38
+    assert net.solve(solver, cold_start=True).cost == 38
+
+
+def check_certificate(net, res):
+    """Recompute cost, conservation and reduced-cost optimality in Python."""
+    out = [0] * net.node_count()
+    total = 0
+    for a, arc in net.arcs():
+        f = res.flow(a)
+        assert arc.lower <= f <= arc.upper
+        out[arc.tail] += f
+        out[arc.head] -= f
+        total += f * arc.cost
+        rc = arc.cost + res.potential(arc.tail) - res.potential(arc.head)
+        if f < arc.upper:
+            assert rc >= 0
+        if f > arc.lower:
+            assert rc <= 0
+    assert out == [net.supply(v) for v in range(net.node_count())]
+    assert total == res.cost
+
+
+def test_certificate_small_graph_neg_costs(data):
+    net = placement.FlowNetwork.from_dimacs(data("flow/small_graph_neg_costs.in"))
+    res = net.solve()
+    assert res.cost == 12
+    check_certificate(net, res)
+    net.verify()
+    assert net.lp_check() == 12
+
+
+def test_build_by_hand():
+    # s -> a -> t costs 1 + 1, s -> t costs 3 with capacity 1; 3 units.
+    net = placement.FlowNetwork()
+    s, a, t = net.add_node(3, "s"), net.add_node(), net.add_node(-3, "t")
+    sa = net.add_arc(s, a, cost=1, capacity=2)
+    at = net.add_arc(a, t, cost=1)
+    st = net.add_arc(s, t, cost=3, capacity=1)
+    res = net.solve()
+    assert res.cost == 2 * 2 + 3
+    assert (res.flow(sa), res.flow(at), res.flow(st)) == (2, 2, 1)
+    assert net.find_node("t") == t and net.node_name(s) == "s"
+    # The result is a snapshot: changing the network does not change it.
+    net.set_arc_cost(st, 1)
+    assert not net.has_solution()
+    assert res.cost == 7
+    assert net.solve().cost == 1 * 1 + 2 * 2
+
+
+def test_numpy_arrays(data):
+    np = pytest.importorskip("numpy")
+    res = placement.FlowNetwork.from_dimacs(data("flow/small_graph.in")).solve()
+    arr = res.flows_array()
+    assert arr.dtype == np.int64 and arr.shape == (8,)
+    assert int(arr.sum()) == sum(res.flows)
+
+
+def test_dimacs_round_trip(data):
+    net = placement.FlowNetwork.from_dimacs(data("flow/graph_4m_2crs_6j.in"))
+    again = placement.FlowNetwork.from_dimacs_string(net.to_dimacs())
+    assert again.arc_count() == net.arc_count()
+    assert again.solve().cost == 330
+
+
+def random_graph(rng, n, m):
+    """A random DiGraph with a feasible flow: demands routed along a
+    Hamiltonian path of infinite capacity, plus random capacitated arcs."""
+    g = nx.DiGraph()
+    order = list(range(n))
+    rng.shuffle(order)
+    for v in range(n):
+        g.add_node(v, demand=0)
+    for u, v in zip(order, order[1:]):
+        g.add_edge(u, v, weight=rng.randint(0, 20))
+    m = min(m, n * (n - 1) // 2)
+    while g.number_of_edges() < m:
+        u, v = rng.sample(range(n), 2)
+        if not g.has_edge(u, v):
+            g.add_edge(u, v, weight=rng.randint(0, 20), capacity=rng.randint(1, 15))
+    for _ in range(rng.randint(1, 4)):
+        amount = rng.randint(1, 10)
+        g.nodes[order[0]]["demand"] -= amount
+        g.nodes[order[-1]]["demand"] += amount
+    return g
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_agrees_with_networkx(seed):
+    rng = random.Random(seed)
+    g = random_graph(rng, rng.randint(4, 25), rng.randint(30, 80))
+    expected = nx.min_cost_flow_cost(g)
+    net = placement.FlowNetwork.from_networkx(g)
+    for solver in ("network-simplex", "ssp", "cost-scaling"):
+        assert net.solve(solver).cost == expected
+
+
+def test_networkx_round_trip(data):
+    net = placement.FlowNetwork.from_dimacs(data("flow/graph_2m_1j_2t_2p.in"))
+    g = net.to_networkx()
+    assert g.number_of_nodes() == 51 and g.number_of_edges() == 68
+    assert nx.min_cost_flow_cost(g) == 803
+    assert placement.FlowNetwork.from_networkx(g).solve().cost == 803
+
+
+def test_infeasible_agrees_with_networkx():
+    g = nx.DiGraph()
+    g.add_node("a", demand=-5)
+    g.add_node("b", demand=5)
+    g.add_edge("a", "b", capacity=3, weight=1)
+    with pytest.raises(nx.NetworkXUnfeasible):
+        nx.min_cost_flow_cost(g)
+    with pytest.raises(placement.InfeasibleError):
+        placement.FlowNetwork.from_networkx(g).solve()
