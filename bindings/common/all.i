@@ -1,5 +1,5 @@
 /* Every public header the bindings cover, one %include each. To bind a new
- * header (e.g. placement/sim.h), write bindings/common/sim.i in the style of
+ * header, write bindings/common/<name>.i in the style of
  * the others and add one line here: both languages pick it up. */
 %include "base.i"
 %include "flownet.i"
@@ -7,3 +7,4 @@
 %include "job.i"
 %include "interference.i"
 %include "policy.i"
+%include "sim.i"

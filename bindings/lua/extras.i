@@ -71,4 +71,56 @@ function P.Policy(name, opts)
   end
   return policy
 end
+--- Names accepted by placement.scenario().
+function P.scenario_names() return names(P.sim_scenario_count, P.sim_scenario_name) end
+
+--- A built-in simulator scenario: returns topology, jobs (see scenario_names();
+--- opts: machines, jobs, seed, 0 keeping its default size).
+function P.scenario(name, opts)
+  opts = opts or {}
+  local sc = P.Scenario(name, opts.machines or 0, opts.jobs or 0, opts.seed or 1)
+  return sc:take_topology(), sc:take_jobs()
+end
+
+local summary_fields = { "jobs", "done", "rejected", "unfinished", "makespan", "mean_wait",
+  "max_wait", "mean_turnaround", "mean_slowdown", "max_slowdown", "slower_than_ideal",
+  "below_min_utility", "slo_violations", "rounds", "decision_mean", "decision_p50",
+  "decision_p90", "decision_p99", "decision_max", "wall_time" }
+local record_fields = { "job", "name", "state", "ngpus", "arrival", "start", "finish", "wait",
+  "run_time", "ideal_time", "slowdown", "utility", "min_utility", "below_min_utility",
+  "cross_socket", "machine" }
+local runtimes = { progress = P.SIM_RUNTIME_PROGRESS, artifact = P.SIM_RUNTIME_ARTIFACT }
+
+local function copy_fields(obj, fields)
+  local t = {}
+  for _, f in ipairs(fields) do t[f] = obj[f] end
+  return t
+end
+
+--- Trace-driven simulator: jobs (a JobSet or a sequence of Jobs, copied) on
+--- topology (copied); opts: policy (default "topo-aware-p"), seed, interval,
+--- runtime ("progress" or "artifact"), profiles (kept alive), max_placed,
+--- network_load. sim:run() returns {policy=, summary={makespan=, ...},
+--- jobs={{name=, state=, wait=, ...}, ...}} with result:to_csv([path]).
+function P.Simulator(topo, jobs, opts)
+  opts = opts or {}
+  local runtime = runtimes[opts.runtime or "progress"]
+  if not runtime then error(string.format("PL_EINVAL: unknown runtime model %q", tostring(opts.runtime)), 2) end
+  local policy = opts.policy or "topo-aware-p"
+  local handle = P.Sim(topo, P.jobset(jobs), policy, opts.seed or 1, opts.interval or 1.0,
+                       runtime, opts.profiles, opts.max_placed or 0, opts.network_load or 0)
+  local sim = { policy = policy, profiles = opts.profiles, handle = handle }
+  function sim:run()
+    local res = self.handle:run()
+    local out = { policy = self.policy, summary = copy_fields(res:summary(), summary_fields), jobs = {} }
+    for i = 0, res:count() - 1 do out.jobs[#out.jobs + 1] = copy_fields(res:record(i), record_fields) end
+    -- The closure keeps the C result (and the jobs its CSV names) alive.
+    function out:to_csv(path)
+      if path == nil then return res:csv() end
+      res:write_csv(path)
+    end
+    return out
+  end
+  return sim
+end
 }

@@ -238,5 +238,94 @@ check("no leak over 10000 cycles", function()
   assert(grown < 4096, "RSS grew by " .. grown .. " KiB")
 end)
 
+-- The simulator: the SC17 prototype as `placement demo` prints it.
+local function proto(policy)
+  local t, j = placement.scenario("sc17-proto")
+  return placement.Simulator(t, j, { policy = policy }):run()
+end
+local function near(a, b, tol) return math.abs(a - b) <= tol end
+
+check("simulator scenario names", function()
+  local n = placement.scenario_names()
+  assert(#n == 3 and n[1] == "sc17-proto" and n[2] == "sc17-s1" and n[3] == "sc17-s2")
+  local t, j = placement.scenario("sc17-s1")
+  assert(j:count() == 100 and #t:gpus() == 20)
+end)
+check("simulator sc17-proto topo-aware-p", function()
+  local s = proto("topo-aware-p").summary
+  assert(near(s.makespan, 392.9, 0.1), "makespan " .. s.makespan)
+  assert(near(s.mean_wait, 74.6, 0.1))
+  assert(s.jobs == 6 and s.done == 6 and s.slower_than_ideal == 0 and s.below_min_utility == 0)
+  assert(math.type(s.rounds) == "integer")
+end)
+check("simulator sc17-proto fcfs", function()
+  local s = proto("fcfs").summary
+  assert(near(s.makespan, 467.2, 0.1), "makespan " .. s.makespan)
+  assert(s.slower_than_ideal == 5 and s.below_min_utility == 4)
+end)
+check("simulator records", function()
+  local r = proto("topo-aware-p")
+  assert(#r.jobs == 6)
+  local first = r.jobs[1]
+  assert(first.job == 0 and first.name == "job0" and first.state == "done")
+  assert(near(first.arrival, 0.513, 1e-3) and first.start == 1.0 and first.machine == 0)
+  assert(near(first.run_time, first.ideal_time, 1e-9) and first.cross_socket == false)
+end)
+check("simulator determinism", function()
+  local t, j = placement.scenario("sc17-s1")
+  local a = placement.Simulator(t, j, { policy = "topo-aware" }):run()
+  local b = placement.Simulator(t, j, { policy = "topo-aware" }):run()
+  assert(near(a.summary.makespan, 1383.7, 0.1) and a.summary.makespan == b.summary.makespan)
+  assert(a:to_csv() == b:to_csv())
+  for i, rec in ipairs(a.jobs) do assert(rec.finish == b.jobs[i].finish and rec.start == b.jobs[i].start) end
+  local path = os.tmpname()
+  a:to_csv(path)
+  local f = assert(io.open(path))
+  local text = f:read("a")
+  f:close()
+  os.remove(path)
+  assert(text == a:to_csv())
+end)
+check("simulator errors", function()
+  raises(function() placement.scenario("sc17-s9") end, "PL_ENOTFOUND", "sc17-proto")
+  local t, j = placement.scenario("sc17-proto")
+  raises(function() placement.Simulator(t, j, { policy = "nope" }):run() end, "PL_ENOTFOUND")
+  raises(function() placement.Simulator(t, j, { interval = 0 }) end, "PL_EINVAL")
+  raises(function() placement.Simulator(t, j, { runtime = "fast" }) end, "PL_EINVAL")
+end)
+check("simulator result outlives its inputs", function()
+  local r
+  do
+    local t, j = placement.scenario("sc17-proto")
+    r = placement.Simulator(t, j, { policy = "fcfs" }):run()
+  end
+  collectgarbage("collect")
+  collectgarbage("collect")
+  local csv = r:to_csv()
+  assert(select(2, csv:gsub("\n", "")) == 7 and csv:find("\n5,job5,done", 1, false))
+end)
+check("simulator: no leak over 1000 runs", function()
+  local s1 = placement.Simulator(placement.scenario("sc17-s1"))
+  local function cycle()
+    local t, j = placement.scenario("sc17-proto")
+    local r = placement.Simulator(t, j):run()
+    assert(#r.jobs == 6 and #r:to_csv() > 0)
+    assert(#s1:run().jobs == 100)
+    pcall(placement.scenario, "nope")
+  end
+  for _ = 1, 100 do cycle() end
+  collectgarbage("collect")
+  local before = rss_kib()
+  for i = 1, 1000 do
+    cycle()
+    if i % 100 == 0 then collectgarbage("step") end
+  end
+  collectgarbage("collect")
+  collectgarbage("collect")
+  local grown = rss_kib() - before
+  print("  RSS growth over 1000 simulator runs: " .. grown .. " KiB")
+  assert(grown < 4096, "RSS grew by " .. grown .. " KiB")
+end)
+
 print(string.format("lua: %d passed, %d failed", passed, failed))
 os.exit(failed == 0 and 0 or 1)

@@ -1,11 +1,13 @@
-"""libplacement for Python: topology- and interference-aware placement and
-min-cost flow (doc/bindings.md).
+"""libplacement for Python: topology- and interference-aware placement,
+min-cost flow and the trace-driven simulator (doc/bindings.md).
 
 The classes are SWIG proxies of the C handles: each object owns its handle
 and frees it when collected. Failures raise a subclass of placement.Error
 named after the library status (ParseError for PL_EPARSE, ...), whose text
 is the library's message (pl_last_error()) and whose .status is the code.
 """
+import collections
+
 from . import _core
 from .core import (  # noqa: F401  (re-exported API)
     ArcInfo, Decisions as _Decisions, FlowNetwork, Job, JobSet, LinkInfo, ProfileSet, Topology,
@@ -13,6 +15,8 @@ from .core import (  # noqa: F401  (re-exported API)
     link_kind_name, resource_name, vertex_kind_name, place as _place,
     policy_count, policy_name, solver_count, solver_name,
     topology_builtin_count, topology_builtin_name, decision_kind_name,
+    Sim as _Sim, Scenario as _Scenario, sim_scenario_count, sim_scenario_name,
+    SIM_RUNTIME_PROGRESS, SIM_RUNTIME_ARTIFACT,
 )
 from .core import *  # noqa: F401,F403  (enum constants VK_GPU, RES_UNITS, LK_NVLINK, ...)
 
@@ -153,3 +157,95 @@ class Policy:
 
     def __repr__(self):
         return "Policy(%r)" % self.name
+
+
+def scenario_names():
+    """Names accepted by scenario()."""
+    return [sim_scenario_name(i) for i in range(sim_scenario_count())]
+
+
+def scenario(name, machines=0, jobs=0, seed=1):
+    """A built-in simulator scenario as (Topology, JobSet): "sc17-proto"
+    (6 jobs on one Minsky), "sc17-s1" (100 jobs on 5 Minsky machines),
+    "sc17-s2" (generated, 10,000 jobs on 1,000 machines; jobs and seed apply
+    to it only). machines=0 keeps the scenario's own size. Raises
+    NotFoundError for an unknown name."""
+    sc = _Scenario(name, machines, jobs, seed)
+    return sc.take_topology(), sc.take_jobs()
+
+
+SimSummary = collections.namedtuple("SimSummary", [
+    "jobs", "done", "rejected", "unfinished", "makespan", "mean_wait", "max_wait",
+    "mean_turnaround", "mean_slowdown", "max_slowdown", "slower_than_ideal",
+    "below_min_utility", "slo_violations", "rounds", "decision_mean", "decision_p50",
+    "decision_p90", "decision_p99", "decision_max", "wall_time"])
+SimSummary.__doc__ = """Aggregates of a run (doc/simulator.md): times in seconds;
+makespan = last finish - first arrival; decision_* and wall_time are wall-clock
+measurements (the only fields that differ between two runs of the same inputs)."""
+
+SimJobRecord = collections.namedtuple("SimJobRecord", [
+    "job", "name", "state", "ngpus", "arrival", "start", "finish", "wait", "run_time",
+    "ideal_time", "slowdown", "utility", "min_utility", "below_min_utility", "cross_socket",
+    "machine"])
+SimJobRecord.__doc__ = """What happened to one job: state is "done", "rejected" or
+"unfinished"; start/finish are -1 when it did not run; machine is the machine
+ordinal, -1 if several or not run."""
+
+_RUNTIMES = {"progress": SIM_RUNTIME_PROGRESS, "artifact": SIM_RUNTIME_ARTIFACT}
+
+
+class SimulationResult:
+    """One run of a Simulator: .summary (SimSummary), .jobs (SimJobRecord per
+    job, workload order), to_csv(). Valid on its own: it keeps the C result
+    and the simulator's copy of the jobs alive, nothing else."""
+
+    def __init__(self, result, policy):
+        self._result = result
+        self.policy = policy
+        s = result.summary()
+        self.summary = SimSummary(*(getattr(s, f) for f in SimSummary._fields))
+        self.jobs = [self._record(result.record(i)) for i in range(result.count())]
+
+    @staticmethod
+    def _record(r):
+        return SimJobRecord(*(getattr(r, f) for f in SimJobRecord._fields))
+
+    def to_csv(self, path=None):
+        """The per-job records as CSV (byte-identical for identical inputs):
+        written to path, or returned as a string when path is None."""
+        if path is None:
+            return self._result.csv()
+        self._result.write_csv(str(path))
+        return None
+
+    def __repr__(self):
+        return "<placement.SimulationResult %s: %d jobs, makespan %.1f s>" % (
+            self.policy, len(self.jobs), self.summary.makespan)
+
+
+class Simulator:
+    """Trace-driven simulator (doc/simulator.md): replays `jobs` (a JobSet
+    or Jobs, with arrival times) on `topology` under a named policy. Both
+    are copied at construction; `profiles` (a ProfileSet, default the
+    builtin SC17 profiles) is kept alive by the simulator. runtime is
+    "progress" (default) or "artifact" (the SC17 artifact's model)."""
+
+    def __init__(self, topology, jobs, policy="topo-aware-p", seed=1, interval=1.0,
+                 runtime="progress", profiles=None, max_placed=0, network_load=0.0):
+        if not isinstance(jobs, JobSet):
+            jobs = JobSet.of(jobs)
+        if runtime not in _RUNTIMES:
+            raise InvalidArgumentError("unknown runtime model %r (expected one of %s)"
+                                       % (runtime, ", ".join(_RUNTIMES)))
+        self.policy = policy
+        self._profiles = profiles
+        self._sim = _Sim(topology, jobs, policy, seed, interval, _RUNTIMES[runtime], profiles,
+                         max_placed, network_load)
+
+    def run(self):
+        """Simulate from an idle state (each call starts over); returns a
+        SimulationResult. Raises NotFoundError for an unknown policy."""
+        return SimulationResult(self._sim.run(), self.policy)
+
+    def __repr__(self):
+        return "Simulator(policy=%r, %d jobs)" % (self.policy, self._sim.job_count())
