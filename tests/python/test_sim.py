@@ -153,3 +153,16 @@ def test_no_leak_over_1000_runs():
     # Measured: about 0.3 MiB, not growing with the number of cycles; leaking
     # the simulator's job set adds 9 MiB, leaking the results 14 MiB.
     assert grown < 2048, "RSS grew by %d KiB" % grown
+
+
+def test_example_simulate_sc17():
+    import os
+    import pathlib
+    import subprocess
+    import sys
+    example = pathlib.Path(__file__).resolve().parents[2] / "examples" / "python" / "simulate_sc17.py"
+    out = subprocess.run([sys.executable, str(example)], check=True, capture_output=True, text=True,
+                         env=dict(os.environ)).stdout.splitlines()
+    rows = {line.split()[0]: line.split()[1] for line in out[2:]}
+    # The makespans `placement demo` prints for sc17-s1.
+    assert rows == {"topo-aware": "1383.7", "topo-aware-p": "1401.7", "fcfs": "1436.7", "bf": "1383.7"}
