@@ -98,37 +98,6 @@ static pl_status load_solo_gpus(pl_profile_set *ps, const json_t *obj, const cha
     return st;
 }
 
-static pl_status load_solo(pl_profile_set *ps, const json_t *solo)
-{
-    pl_status st = expect_object(solo, "$.solo");
-    const char *type, *size, *g;
-    json_t *by_size, *entry, *times;
-    char p1[PL_JSON_PATH], p2[PL_JSON_PATH], p3[PL_JSON_PATH], p4[PL_JSON_PATH];
-    json_object_foreach((json_t *)solo, type, by_size) {
-        if (st != PL_OK)
-            break;
-        pl_json_key(p1, "$.solo", type);
-        if ((st = expect_object(by_size, p1)) != PL_OK)
-            break;
-        json_object_foreach(by_size, size, entry) {
-            const json_t *by_gpus;
-            pl_json_key(p2, p1, size);
-            if ((st = num_gpus_member(entry, p2, &by_gpus, p3)) != PL_OK)
-                break;
-            json_object_foreach((json_t *)by_gpus, g, times) {
-                int32_t gpus;
-                pl_json_key(p4, p3, g);
-                if ((st = gpus_key(g, p4, &gpus)) != PL_OK ||
-                    (st = load_solo_gpus(ps, times, p4, type, size, gpus)) != PL_OK)
-                    break;
-            }
-            if (st != PL_OK)
-                break;
-        }
-    }
-    return st;
-}
-
 /* ---- collocation ----------------------------------------------------------------------- */
 
 /* {other_type: {other_size: {"num_gpus": {og: s}}}} for one (type, size, gpus). */
@@ -169,16 +138,22 @@ static pl_status load_partners(pl_profile_set *ps, const json_t *obj, const char
     return st;
 }
 
-static pl_status load_collocation(pl_profile_set *ps, const json_t *coloc)
+/* Both sections share the levels {type: {size: {"num_gpus": {g: X}}}};
+ * leaf loads one X (solo times, or the co-runner table) for (type, size, g). */
+typedef pl_status (*leaf_fn)(pl_profile_set *ps, const json_t *x, const char *path, const char *type,
+                             const char *size, int32_t gpus);
+
+static pl_status load_section(pl_profile_set *ps, const json_t *root, const char *root_path,
+                              leaf_fn leaf)
 {
-    pl_status st = expect_object(coloc, "$.collocation");
+    pl_status st = expect_object(root, root_path);
     const char *type, *size, *g;
-    json_t *by_size, *entry, *partners;
+    json_t *by_size, *entry, *x;
     char p1[PL_JSON_PATH], p2[PL_JSON_PATH], p3[PL_JSON_PATH], p4[PL_JSON_PATH];
-    json_object_foreach((json_t *)coloc, type, by_size) {
+    json_object_foreach((json_t *)root, type, by_size) {
         if (st != PL_OK)
             break;
-        pl_json_key(p1, "$.collocation", type);
+        pl_json_key(p1, root_path, type);
         if ((st = expect_object(by_size, p1)) != PL_OK)
             break;
         json_object_foreach(by_size, size, entry) {
@@ -186,11 +161,10 @@ static pl_status load_collocation(pl_profile_set *ps, const json_t *coloc)
             pl_json_key(p2, p1, size);
             if ((st = num_gpus_member(entry, p2, &by_gpus, p3)) != PL_OK)
                 break;
-            json_object_foreach((json_t *)by_gpus, g, partners) {
+            json_object_foreach((json_t *)by_gpus, g, x) {
                 int32_t gpus;
                 pl_json_key(p4, p3, g);
-                if ((st = gpus_key(g, p4, &gpus)) != PL_OK ||
-                    (st = load_partners(ps, partners, p4, type, size, gpus)) != PL_OK)
+                if ((st = gpus_key(g, p4, &gpus)) != PL_OK || (st = leaf(ps, x, p4, type, size, gpus)) != PL_OK)
                     break;
             }
             if (st != PL_OK)
@@ -221,9 +195,9 @@ static pl_status load_doc(json_t *doc, pl_profile_set **out)
     if (st == PL_OK)
         st = pl_profile_set_create(&ps);
     if (st == PL_OK && (val = json_object_get(doc, "solo")))
-        st = load_solo(ps, val);
+        st = load_section(ps, val, "$.solo", load_solo_gpus);
     if (st == PL_OK && (val = json_object_get(doc, "collocation")))
-        st = load_collocation(ps, val);
+        st = load_section(ps, val, "$.collocation", load_partners);
     json_decref(doc);
     if (st != PL_OK) {
         pl_profile_set_free(ps);
