@@ -387,18 +387,23 @@ static pl_status task_cost(drb *d, int32_t a, int32_t ga, int32_t b, int32_t gb,
 /* DRB fixes each task's side greedily, task by task, so with uneven traffic
  * a heavy pair can end up farther apart than needed (measured by
  * bench-scotch: 2% worse than Scotch's assignment onto the same GPUs). Swap
- * two tasks' GPUs while that lowers sum traffic x distance. Only tasks with
- * equal demands on one machine are swapped, so resources, node filters and
- * anti-collocation stay as DRB checked them. */
+ * two tasks' GPUs while that lowers sum traffic x distance. Only placements
+ * on one machine, and only tasks with equal demands, so resources, node
+ * filters and anti-collocation stay as DRB checked them. */
 static pl_status swap_refine(drb *d)
 {
     const int32_t k = d->k;
+    /* Single-machine placements only: across machines every cost term would
+     * be a Dijkstra search over the cluster (pl_pctx_dist). */
+    for (int32_t t = 1; t < k; t++)
+        if (d->c->gpu_mach[d->gpus[t]] != d->c->gpu_mach[d->gpus[0]])
+            return PL_OK;
     for (int improved = 1, rounds = 0; improved && rounds < 2 * k; rounds++) {
         improved = 0;
         for (int32_t a = 0; a < k; a++)
             for (int32_t b = a + 1; b < k; b++) {
                 int32_t ga = d->gpus[a], gb = d->gpus[b];
-                if (d->c->gpu_mach[ga] != d->c->gpu_mach[gb] || !same_demand(d->job, a, b))
+                if (!same_demand(d->job, a, b))
                     continue;
                 double before_a, before_b, after_a, after_b;
                 pl_status st;
