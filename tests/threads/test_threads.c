@@ -1,7 +1,8 @@
 /* The thread-safety rule (doc/guide.md, "Threads"): distinct handles are
  * independent, the registries may be used concurrently, errors are per
  * thread. NTHREADS threads each build and solve their own flow networks with
- * every registered solver, load the builtin machines, place the SC17
+ * every registered solver, load the builtin machines and topology files
+ * (hwloc XML, JSON), place the SC17
  * workload with every policy and run the simulator, all on handles of their
  * own, while registering and unregistering a policy of their own; every
  * answer must equal the one the main thread computed alone beforehand.
@@ -73,7 +74,11 @@ static void solve_networks(answers *a)
             return;
         }
         for (int s = 0; s < pl_solver_count(); s++) {
-            const char *name = pl_solver_at(s)->name;
+            /* Other threads' user solvers come and go (registry_churn). */
+            const pl_solver_ops *ops = pl_solver_at(s);
+            if (!ops || strncmp(ops->name, "user-", 5) == 0)
+                continue;
+            const char *name = ops->name;
             int64_t cost = 0;
             pl_status st = pl_test_solve(net, name, &cost);
             record(a, st, "network %d %s status", i, name);
@@ -97,6 +102,22 @@ static void load_builtins(answers *a)
         int64_t d = 0;
         check(a, pl_topology_distance(t, 0, nv - 1, &d), "pl_topology_distance");
         record(a, (double)d, "%s distance 0..%d", *name, (int)nv - 1);
+        pl_topology_free(t);
+    }
+}
+
+/* hwloc XML exports and JSON cluster files, through hwloc and jansson. */
+static void load_files(answers *a, const char *const *files)
+{
+    for (int i = 0; files[i]; i++) {
+        pl_topology *t = NULL;
+        size_t k = strlen(files[i]);
+        pl_status st = k > 4 && strcmp(files[i] + k - 4, ".xml") == 0 ? pl_topology_load_xml(files[i], &t)
+                                                                       : pl_topology_load_json(files[i], &t);
+        if (!check(a, st, files[i]))
+            return;
+        record(a, pl_topology_vertex_count(t), "file %d vertices", i);
+        record(a, pl_topology_link_count(t), "file %d links", i);
         pl_topology_free(t);
     }
 }
@@ -214,9 +235,46 @@ static pl_status user_place(const pl_policy_request *req, pl_decision *out)
     return PL_OK;
 }
 
+static pl_status user_solve(const pl_flow_problem *p, const pl_solve_opts *opts, pl_flow_solution *out)
+{
+    (void)p;
+    (void)opts;
+    (void)out;
+    return pl_solver_error(PL_EINTERNAL, "not a real solver");
+}
+
+/* Register and remove a solver and a policy of this thread's many times
+ * while the other threads look names up and list the registries. */
+static void registry_churn(answers *a, int id)
+{
+    char name[32];
+    snprintf(name, sizeof name, "user-churn-%d", id);
+    pl_solver_ops sops = {.name = name, .description = "test", .solve = user_solve};
+    pl_policy_ops pops = {.name = name, .description = "test", .place = user_place};
+    for (int i = 0; i < 200 && !a->failed; i++) {
+        const pl_solver_ops *so = NULL;
+        const pl_policy_ops *po = NULL;
+        check(a, pl_solver_register(&sops), "pl_solver_register");
+        check(a, pl_policy_register(&pops), "pl_policy_register");
+        check(a, pl_solver_find(name, &so), "pl_solver_find");
+        check(a, pl_policy_find(name, &po), "pl_policy_find");
+        if ((so != &sops || po != &pops) && !a->failed) {
+            a->failed = 1;
+            snprintf(a->failure, sizeof a->failure, "%s found as another entry", name);
+        }
+        check(a, pl_solver_find("ssp", &so), "pl_solver_find ssp");
+        for (int k = 0; k < pl_policy_count(); k++)
+            (void)pl_policy_get(k);
+        check(a, pl_solver_unregister(name), "pl_solver_unregister");
+        check(a, pl_policy_unregister(name), "pl_policy_unregister");
+    }
+}
+
 typedef struct worker {
     int id;
     char workload[PL_PATH_MAX];
+    char files[3][PL_PATH_MAX];
+    const char *file_list[4];
     answers *out;
     pthread_barrier_t *barrier;  /* NULL for the single-thread reference */
     pthread_t thread;
@@ -235,8 +293,11 @@ static void *work(void *arg)
     if (w->id >= 0)
         check(a, pl_policy_register(&ops), "pl_policy_register");
 
+    if (w->id >= 0)
+        registry_churn(a, w->id);
     solve_networks(a);
     load_builtins(a);
+    load_files(a, w->file_list);
     place_with_every_policy(a, w->workload);
     simulate(a, "sc17-proto", "topo-aware");
     simulate(a, "sc17-proto", "fcfs");
@@ -257,8 +318,10 @@ static void *work(void *arg)
         snprintf(a->failure, sizeof a->failure, "thread %d's error was overwritten: %s", w->id,
                  pl_last_error());
     }
-    if (w->id >= 0)
+    if (w->id >= 0) {
+        registry_churn(a, w->id);
         check(a, pl_policy_unregister(name), "pl_policy_unregister");
+    }
     return NULL;
 }
 
@@ -319,6 +382,7 @@ static void check_reference(const answers *ref)
 static void test_threads_agree_with_one_thread(void **state)
 {
     (void)state;
+    int policies = pl_policy_count(), solvers = pl_solver_count();
     worker *w = calloc(NTHREADS + 1, sizeof *w);
     answers *out = calloc(NTHREADS + 1, sizeof *out);
     assert_non_null(w);
@@ -327,6 +391,10 @@ static void test_threads_agree_with_one_thread(void **state)
         w[t].id = t == NTHREADS ? -1 : t;
         w[t].out = &out[t];
         pl_test_data(w[t].workload, "sc17/workloads-100.json");
+        w[t].file_list[0] = pl_test_data(w[t].files[0], "topologies/power8gpudistances.xml");
+        w[t].file_list[1] = pl_test_data(w[t].files[1], "topologies/nvidiaDGX2.xml");
+        w[t].file_list[2] = pl_test_data(w[t].files[2], "topologies/cluster-small.json");
+        w[t].file_list[3] = NULL;
     }
     /* The reference runs alone, without a user policy of its own. */
     work(&w[NTHREADS]);
@@ -342,9 +410,9 @@ static void test_threads_agree_with_one_thread(void **state)
     for (int t = 0; t < NTHREADS; t++)
         compare(&out[NTHREADS], &out[t], t);
     pthread_barrier_destroy(&barrier);
-    /* Every user policy was removed again. */
-    const pl_policy_ops *ops;
-    assert_pl_status(pl_policy_find("user-0", &ops), PL_ENOTFOUND);
+    /* Every user entry was removed again. */
+    assert_int_equal(pl_policy_count(), policies);
+    assert_int_equal(pl_solver_count(), solvers);
     free(w);
     free(out);
 }
