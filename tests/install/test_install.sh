@@ -66,6 +66,20 @@ echo "$out" | grep -qx "round 2: 1 queued" || { echo "FAIL: second round"; exit 
 echo "$out" | grep -qx "placed 6 of 6 jobs with topo-aware" || { echo "FAIL: not all placed"; exit 1; }
 [ "$(echo "$out" | grep -c ' -> cluster/rack0/node')" -eq 6 ] || { echo "FAIL: placements"; exit 1; }
 
+# The extension example of doc/guide.md: a registered solver and policy.
+"$CC" -std=c11 -Wall -Wextra -Werror -o "$tmp/extend" "$src/examples/c/extend.c" $flags ||
+  { echo "FAIL: examples/c/extend.c does not build"; exit 1; }
+out=$(LD_LIBRARY_PATH="$libdir" "$tmp/extend") || { echo "$out"; echo "FAIL: extend"; exit 1; }
+echo "$out"
+# Two units 0 -> 2: one over 0-1-2 (cost 1 + 1), one direct (cost 5).
+# A Minsky has 4 GPUs: the 3-task job takes the first three, the two 2-task
+# jobs find only one left.
+expected='counting-simplex: cost 7 after 1 solve(s)
+first-free: job0 placed on gpu0 gpu1 gpu2
+first-free: job1 waits, no machine has enough free GPUs
+first-free: job2 waits, no machine has enough free GPUs'
+[ "$out" = "$expected" ] || { echo "FAIL: extend printed something else"; exit 1; }
+
 # The man page documents every command and every long option of each.
 man=$(sed 's/\\-/-/g' "$src/doc/placement.1")
 bin=${PL_PLACEMENT_BIN:-placement}
