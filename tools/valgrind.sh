@@ -6,7 +6,7 @@
 #   tools/valgrind.sh [--all] [BUILD_DIR]   --all: every C suite, not the subset
 # Known third-party leaks are suppressed by tools/valgrind.supp.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 all=0
 if [ "${1:-}" = --all ]; then all=1; shift; fi
 dir=${1:-build}

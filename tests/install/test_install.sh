@@ -3,12 +3,17 @@
 # check the installed placement.pc, then build examples/c/minimal_scheduler.c
 # the way a user would, with `cc $(pkg-config --cflags --libs placement)`,
 # and run it against the installed library only.
-# Usage: test_install.sh BUILD_DIR SOURCE_DIR. Exit 77 (skipped) when meson,
+# Usage: test_install.sh BUILD_DIR SOURCE_DIR [SANITIZERS]. SANITIZERS is
+# the build's b_sanitize ("address,undefined", "none"): the examples are
+# built with the same runtime as the library. Exit 77 (skipped) when meson,
 # pkg-config or a C compiler is missing.
 set -eu
 build=$1
 src=$2
+sanitize=${3:-none}
 CC=${CC:-cc}
+extra=
+[ "$sanitize" = none ] || extra="-fsanitize=$sanitize"
 for tool in meson pkg-config "$CC"; do
   command -v "$tool" >/dev/null 2>&1 || { echo "SKIP: $tool not found"; exit 77; }
 done
@@ -23,7 +28,8 @@ pc=$(find "$dest" -name placement.pc | head -n 1)
 [ -n "$pc" ] || { echo "FAIL: no placement.pc installed"; exit 1; }
 echo "installed $pc"
 # The sysroot variable maps the .pc's prefix into the destdir.
-export PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$dest"
+PKG_CONFIG_PATH=$(dirname "$pc")
+export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR="$dest"
 
 # What a static link needs beyond libplacement itself.
 static=$(pkg-config --static --libs placement)
@@ -33,8 +39,9 @@ for need in -lplacement -lglpk -lm -lnuma -lhwloc -ljansson; do
     *) echo "FAIL: pkg-config --static --libs lacks $need: $static"; exit 1 ;;
   esac
 done
-grep -q '^Requires.private: .*hwloc' "$pc" && grep -q '^Requires.private: .*jansson' "$pc" ||
-  { echo "FAIL: hwloc and jansson must be private requirements"; cat "$pc"; exit 1; }
+if ! grep -q '^Requires.private: .*hwloc' "$pc" || ! grep -q '^Requires.private: .*jansson' "$pc"; then
+  echo "FAIL: hwloc and jansson must be private requirements"; cat "$pc"; exit 1
+fi
 # A shared link needs nothing but libplacement.
 flags=$(pkg-config --cflags --libs placement)
 echo "pkg-config --cflags --libs placement: $flags"
@@ -44,7 +51,7 @@ for f in include/placement/placement.h include/placement/version.h share/man/man
 done
 
 # shellcheck disable=SC2086 # the flags are meant to be split
-"$CC" -std=c11 -Wall -Wextra -Werror -o "$tmp/minimal_scheduler" \
+"$CC" -std=c11 -Wall -Wextra -Werror $extra -o "$tmp/minimal_scheduler" \
   "$src/examples/c/minimal_scheduler.c" $flags ||
   { echo "FAIL: the example does not build against the installed library"; exit 1; }
 
@@ -67,7 +74,8 @@ echo "$out" | grep -qx "placed 6 of 6 jobs with topo-aware" || { echo "FAIL: not
 [ "$(echo "$out" | grep -c ' -> cluster/rack0/node')" -eq 6 ] || { echo "FAIL: placements"; exit 1; }
 
 # The extension example of doc/guide.md: a registered solver and policy.
-"$CC" -std=c11 -Wall -Wextra -Werror -o "$tmp/extend" "$src/examples/c/extend.c" $flags ||
+# shellcheck disable=SC2086
+"$CC" -std=c11 -Wall -Wextra -Werror $extra -o "$tmp/extend" "$src/examples/c/extend.c" $flags ||
   { echo "FAIL: examples/c/extend.c does not build"; exit 1; }
 out=$(LD_LIBRARY_PATH="$libdir" "$tmp/extend") || { echo "$out"; echo "FAIL: extend"; exit 1; }
 echo "$out"
