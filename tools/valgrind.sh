@@ -27,15 +27,15 @@ if [ "$all" = 1 ]; then
   mapfile -t suites < <(meson test -C "$dir" --no-rebuild --list 2>/dev/null | sed 's/.* \/ //' | grep -vx install)
 fi
 
-wrapper="valgrind --leak-check=full --error-exitcode=1 --track-origins=yes --quiet --suppressions=$PWD/tools/valgrind.supp"
+wrapper="valgrind --leak-check=full --error-exitcode=1 --track-origins=yes --keep-debuginfo=yes --quiet --suppressions=$PWD/tools/valgrind.supp"
 passed=0 failed=0
 for s in "${suites[@]}"; do
   log="$dir/meson-logs/valgrind-$s.txt"
-  if meson test -C "$dir" --no-rebuild --timeout-multiplier 10 --wrapper "$wrapper" "$s" >"$log" 2>&1; then
+  if meson test -C "$dir" --no-rebuild --print-errorlogs --timeout-multiplier 10 --wrapper "$wrapper" "$s" >"$log" 2>&1; then
     echo "PASS $s"
     passed=$((passed + 1))
   else
-    echo "FAIL $s (log: $log, details in $dir/meson-logs/testlog-valgrind.txt)"
+    echo "FAIL $s (log: $log)"
     failed=$((failed + 1))
   fi
 done
