@@ -5,7 +5,8 @@
 # suites are skipped there: a sanitized extension would need the sanitizer
 # runtime LD_PRELOADed into python3/lua5.4, see doc/bindings.md). The last
 # line is 'N passed, N failed' over all of them, each pytest test and each
-# Lua check counted individually (tests/summarize.py).
+# Lua check counted individually (tests/summarize.py); then a subset of the
+# C suites under valgrind memcheck, each suite counting once.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,6 +43,14 @@ run_c_suites "C, Python, Lua" build
 # reports it (so no suppression can name it); XML loads do not use the plugin.
 HWLOC_COMPONENTS=-pci ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   run_c_suites "C (ASan+UBSan)" build-asan -Db_sanitize=address,undefined -Db_lundef=false
+
+# Memcheck over a representative subset of the C suites (tools/valgrind.sh;
+# slow, so not all of them: `tools/valgrind.sh --all` runs every one). Each
+# suite counts once in the final line.
+echo "== C subset under valgrind memcheck"
+bash tools/valgrind.sh build > build.valgrind.log 2>&1
+grep -E '^(PASS|FAIL) ' build.valgrind.log || tail -5 build.valgrind.log
+results+=(--counts "valgrind:build.valgrind.log")
 
 echo "== summary"
 python3 tests/summarize.py "${results[@]}"

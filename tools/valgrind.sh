@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Run a representative subset of the C suites under valgrind memcheck
 # (leaks and invalid accesses fail a suite) from the normal build directory.
-# Not part of tools/test.sh: memcheck is slow. Prints one line per suite and
-# then 'N passed, N failed'; exit status 0 when all passed.
+# tools/test.sh runs it on the subset (memcheck is slow). Prints one line per
+# suite and then 'N passed, N failed'; exit status 0 when all passed.
 #   tools/valgrind.sh [--all] [BUILD_DIR]   --all: every C suite, not the subset
 # Known third-party leaks are suppressed by tools/valgrind.supp.
 set -uo pipefail
