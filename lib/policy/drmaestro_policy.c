@@ -43,8 +43,9 @@ static const char *why(pl_drm_outcome o)
     }
 }
 
-/* Decision for one placed job: task i's GPU, the common machine or -1,
- * Eq. (3) over the GPUs, utility Ut of Eq. 6 and the remote slowdown. */
+/* Decision for one placed job: task i's GPU, the common machine (-1 when
+ * the GPUs span machines or one sits in a pool), Eq. (3) over the GPUs (-1
+ * when two of them have no link path) and the utility Ut of Eq. 6. */
 static pl_status placed(const pl_policy_request *req, const pl_job *job, const pl_drm_placement *p,
                         pl_decision *out, int32_t i)
 {
@@ -58,17 +59,27 @@ static pl_status placed(const pl_policy_request *req, const pl_job *job, const p
         g[p->gpu[x].task] = p->gpu[x].gpu;
     pl_decision_info info = {.kind = PL_DECISION_PLACED, .ngpus = k, .gpus = g, .machine = -1,
                              .slowdown = 1, .reason = ""};
+    int pool = 0;
     for (int32_t t = 0; t < k && !st; t++) {
         int32_t m;
         if (g[t] < 0)
             st = pl_err(PL_EINTERNAL, "drmaestro: task %d of job %d has no GPU", t, i);
-        else if (!(st = pl_topology_ancestor(req->topo, g[t], PL_VK_MACHINE, &m)))
-            info.machine = t == 0 ? m : info.machine == m ? m : -1;
+        else if ((st = pl_topology_ancestor(req->topo, g[t], PL_VK_MACHINE, &m)) == PL_ENOTFOUND) {
+            st = PL_OK; /* a pool's GPU */
+            info.machine = -1;
+            pool = 1;
+        } else if (!st)
+            info.machine = t == 0 || (!pool && info.machine == m) ? m : -1;
     }
     if (!st)
         st = pl_topology_distance_matrix(req->topo, g, k, dist);
-    if (!st)
+    int connected = 1;
+    for (int64_t x = 0; x < (int64_t)k * k && !st; x++)
+        connected &= dist[x] >= 0;
+    if (!st && connected)
         st = pl_comm_cost(dist, k, &info.comm_cost);
+    else if (!st)
+        info.comm_cost = -1;
     if (!st) {
         double phi = pl_job_duration(job), tau = pl_job_slo(job);
         info.utility = pl_drm_utility(phi, tau > 0 ? tau : 100, 1);

@@ -137,6 +137,51 @@ static void test_refusals(void **s)
     pl_topology_free(t);
 }
 
+/* A rack with one Minsky whose GPUs are all taken and a pool of 2 GPUs: a
+ * 2-task job gets the pool's GPUs (remote, seed 004's disaggregation); no
+ * single machine holds them, so machine is -1, and the decision applies. */
+static void test_pool_gpus(void **s)
+{
+    (void)s;
+    const char *json =
+        "{\"templates\": {\"m\": {\"builtin\": \"minsky\"}},"
+        " \"racks\": [{\"name\": \"rack0\", \"machines\": [{\"template\": \"m\", \"count\": 1}]}],"
+        " \"pools\": [{\"name\": \"gpus\", \"attach\": \"rack0\","
+        "   \"devices\": [{\"kind\": \"gpu\", \"count\": 2, \"capacity\": {\"units\": 1}}]}]}";
+    pl_topology *t;
+    assert_pl_ok(pl_topology_load_json_string(json, 0, &t));
+    int32_t gpus[8], n;
+    int32_t node0 = vx(t, "cluster/rack0/node0");
+    assert_pl_ok(pl_topology_descendants(t, node0, PL_VK_GPU, gpus, 8, &n));
+    assert_int_equal(n, 4);
+    for (int32_t i = 0; i < n; i++)
+        assert_pl_ok(pl_topology_alloc(t, gpus[i], PL_RES_UNITS, 1));
+    pl_job *j = mkjob("remote", 2, 1, NULL, NULL);
+    pl_decision *d = place_with("drmaestro", t, &j, 1, 0);
+    pl_decision_info info;
+    assert_pl_ok(pl_decision_get(d, 0, &info));
+    assert_int_equal(info.kind, PL_DECISION_PLACED);
+    assert_int_equal(info.machine, -1);
+    int32_t pool = vx(t, "cluster/rack0/gpus");
+    for (int32_t g = 0; g < 2; g++) {
+        pl_vertex_info vi;
+        assert_pl_ok(pl_topology_vertex(t, info.gpus[g], &vi));
+        assert_int_equal(vi.parent, pool);
+    }
+    assert_int_not_equal(info.gpus[0], info.gpus[1]);
+    pl_policy_opts o;
+    pl_policy_opts_init(&o);
+    o.policy = "drmaestro";
+    pl_policy_request req = {&o, t, NULL, 0, &j, 1};
+    assert_pl_ok(pl_decision_apply(d, &req, t));
+    int64_t used;
+    assert_pl_ok(pl_topology_amount(t, info.gpus[0], PL_RES_UNITS, NULL, &used, NULL));
+    assert_int_equal(used, 1);
+    pl_decision_free(d);
+    pl_job_free(j);
+    pl_topology_free(t);
+}
+
 static void test_bad_network_load(void **s)
 {
     (void)s;
@@ -160,6 +205,7 @@ int main(void)
         cmocka_unit_test(test_gang_and_order),
         cmocka_unit_test(test_uses_free_machine),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_pool_gpus),
         cmocka_unit_test(test_bad_network_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
