@@ -36,6 +36,7 @@
 #include <placement/disagg.h>
 #include <placement/drmaestro.h>
 #include <placement/sim.h>
+#include <placement/nvme_sim.h>
 #include <placement/gpuqos.h>
 #include <placement/constraints.h>
 #include <placement/coloc.h>

@@ -26,6 +26,8 @@ static void simulate_usage(FILE *f)
             "  -s, --scenario NAME  a built-in scenario:");
     for (const char *const *n = pl_sim_scenario_names(); *n; n++)
         fprintf(f, " %s", *n);
+    fprintf(f, "\n                       seed 001: nvme-s1 nvme-s2 nvme-s3 (own options: --scenario\n"
+               "                       nvme-s1 --help)");
     fprintf(f,
             "\n"
             "  -t, --trace FILE     an SC17 artifact workload file (workloads-*.json)\n"
@@ -77,8 +79,29 @@ static int split_policies(char *buf, const char **names)
     return n;
 }
 
+/* Seed 001's scenarios have their own cluster model and options. */
+static int wants_nvme_scenario(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if ((!strcmp(a, "--scenario") || !strcmp(a, "-s")) && i + 1 < argc)
+            a = argv[++i];
+        else if (!strncmp(a, "--scenario=", 11))
+            a += 11;
+        else if (!strncmp(a, "-s", 2) && a[2])
+            a += 2;
+        else
+            continue;
+        if (!strncmp(a, "nvme-", 5))
+            return 1;
+    }
+    return 0;
+}
+
 int cmd_simulate(int argc, char **argv)
 {
+    if (wants_nvme_scenario(argc, argv))
+        return cmd_simulate_nvme(argc, argv);
     static const struct option longopts[] = {
         {"scenario", required_argument, NULL, 's'}, {"trace", required_argument, NULL, 't'},
         {"machines", required_argument, NULL, 'm'}, {"jobs", required_argument, NULL, 'n'},

@@ -11,6 +11,8 @@ int cmd_solvers(int argc, char **argv);
 int cmd_topo(int argc, char **argv);
 int cmd_place(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
+/* `simulate --scenario nvme-*` (seed 001), dispatched from cmd_simulate. */
+int cmd_simulate_nvme(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 
 /* ---- shared by simulate and demo (sim_common.c) ---- */

@@ -1,0 +1,168 @@
+/**
+ * \file placement/nvme_sim.h
+ * \brief Trace-driven simulation of seed 001's NVMe experiments (Call
+ *        thesis, chapter 4, Tables 4.2-4.5) on top of placement/disagg.h:
+ *        Poisson arrivals of the Table 4.1 workloads, an EDF queue, one of
+ *        the disaggregation policies, and the thesis's metrics (missed
+ *        deadlines, waiting time, composition size, sharing ratio,
+ *        utilisation).
+ *
+ * Life cycle: pl_nvme_sim_opts_init() (or pl_nvme_sim_scenario() for a
+ * named scenario) -> pl_nvme_sim_generate() (or a hand-made trace) ->
+ * pl_nvme_sim_run() once per policy -> pl_nvme_sim_result_summary() /
+ * pl_nvme_sim_result_write_csv() -> pl_nvme_sim_result_free().
+ * A run is a function of its inputs: the same trace and options give the
+ * same records and CSV, byte for byte. doc/results.md ("Seed 001")
+ * describes every definition and choice.
+ *
+ * Thread-safety: no shared state; results are not synchronised.
+ */
+#ifndef PLACEMENT_NVME_SIM_H
+#define PLACEMENT_NVME_SIM_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <placement/status.h>
+#include <placement/disagg.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** \defgroup pl_nvme_sim Seed 001 NVMe simulation
+ *  @{ */
+
+/** Workload generation and cluster size; initialise with pl_nvme_sim_opts_init(). */
+typedef struct pl_nvme_sim_opts {
+    int32_t jobs;             /**< Workloads generated (default 1500). */
+    double load;              /**< Target load factor (default 0.7): see pl_nvme_sim_rate(). */
+    double frac_bandwidth;    /**< Share of bandwidth-bound (SMUFIN) workloads (S1: 0.7). */
+    double frac_capacity;     /**< Share of capacity-bound workloads (S1: 0.1). */
+    double frac_compute;      /**< Share of compute-bound workloads (S1: 0.2). */
+    double frac_high;         /**< Share of high-priority workloads (default 0.2). */
+    uint64_t seed;            /**< Generator seed (default 1). */
+    int32_t nodes;            /**< Nodes (default 5). */
+    int32_t cores_per_node;   /**< Cores per node (default 25). */
+    int32_t nvme;             /**< NVMe devices in the pool (default 10). */
+    int64_t nvme_bw_bytes_per_s; /**< Per device (default 2 GB/s). */
+    int64_t nvme_cap_bytes;   /**< Per device (default 600 GB). */
+} pl_nvme_sim_opts;
+
+/** \brief Defaults listed in ::pl_nvme_sim_opts (scenario S1 at load 0.7). NULL is a no-op. */
+void pl_nvme_sim_opts_init(pl_nvme_sim_opts *o);
+
+/**
+ * \brief Set the workload mix of a named scenario of Table 4.2: "nvme-s1"
+ *        (70% bandwidth / 10% capacity / 20% compute), "nvme-s2" (10/70/20),
+ *        "nvme-s3" (20/10/70). Other fields are left as they are.
+ * \return ::PL_OK; ::PL_EINVAL for NULL; ::PL_ENOTFOUND for another name
+ *         (the message lists the names).
+ */
+pl_status pl_nvme_sim_scenario(const char *name, pl_nvme_sim_opts *o);
+
+/** \brief NULL-terminated list of the scenario names (static). */
+const char *const *pl_nvme_sim_scenario_names(void);
+
+/**
+ * \brief Poisson arrival rate (workloads per second) giving the target load
+ *        factor: the offered load of the bottleneck resource of an ideal
+ *        "fat node" (all cores, bandwidth and capacity in one place), i.e.
+ *        rate x max over {cores, NVMe bandwidth, NVMe capacity} of
+ *        E[demand x base time] / total = o->load.
+ * \return ::PL_OK; ::PL_EINVAL for NULL, load <= 0, negative or all-zero
+ *         fractions, or a cluster with no cores.
+ */
+pl_status pl_nvme_sim_rate(const pl_nvme_sim_opts *o, double *rate_per_s);
+
+/**
+ * \brief Generate the workload: o->jobs Table 4.1 presets with exponential
+ *        inter-arrival times at pl_nvme_sim_rate(), the type drawn by the
+ *        fractions, high priority with probability frac_high, deadlines by
+ *        Eq. 4.5. Deterministic for o->seed.
+ * \param[out] jobs receives a malloc'ed array (free() it); n its length.
+ * \return ::PL_OK; ::PL_EINVAL (bad options, jobs < 1); ::PL_ENOMEM.
+ */
+pl_status pl_nvme_sim_generate(const pl_nvme_sim_opts *o, pl_disagg_workload **jobs, int32_t *n);
+
+/** Outcome of one workload. */
+typedef struct pl_nvme_sim_record {
+    double arrival_s, start_s, finish_s, deadline_s; /**< start/finish -1 if it never ran. */
+    int type;             /**< 0 bandwidth, 1 capacity, 2 compute, 3 other (by its requests). */
+    int high_priority;
+    int missed;           /**< finish > deadline, or never ran. */
+    int32_t node;         /**< Node of its cores, -1 if it never ran. */
+    int32_t composition;  /**< Composition id, -1 for none. */
+    int32_t comp_size;    /**< Devices of its composition (0 for none). */
+    int32_t sharers;      /**< Workloads on its composition when it started, itself included (0 for none). */
+    pl_disagg_policy decided_by; /**< Policy that placed it (Eq. 4.4's pick under ::PL_DISAGG_AWARE). */
+} pl_nvme_sim_record;
+
+/** Aggregates of a run (definitions: doc/results.md, "Seed 001"). */
+typedef struct pl_nvme_sim_summary {
+    int32_t jobs, done, unfinished;
+    double missed_pct;        /**< Workloads past their deadline (or never run) / all, in %. */
+    double missed_high_pct;   /**< High-priority workloads past their deadline / all workloads, in %. */
+    double mean_wait_s;       /**< Mean start - arrival of the workloads that ran. */
+    double mean_comp_size;    /**< Mean devices per composition, over compositions created. */
+    double mean_sharing;      /**< Mean workloads hosted per composition over its lifetime. */
+    double nvme_usage_pct;    /**< Time-weighted share of devices in a composition, in %. */
+    double cpu_util_pct;      /**< Time-weighted reserved cores / total cores, in %. */
+    double bw_util_pct;       /**< Time-weighted reserved NVMe bandwidth / total, in %. */
+    double cap_util_pct;      /**< Time-weighted reserved NVMe capacity / total, in %. */
+    double span_s;            /**< Window of the time-weighted metrics: first arrival to last finish. */
+    int32_t compositions;     /**< Compositions created. */
+    int32_t maxcomp_decisions, minfrag_decisions; /**< Under ::PL_DISAGG_AWARE: Eq. 4.4's picks. */
+} pl_nvme_sim_summary;
+
+/** Opaque result of a run. */
+typedef struct pl_nvme_sim_result pl_nvme_sim_result;
+
+/**
+ * \brief Replay `n` workloads (any order; the trace is copied) on a fresh
+ *        cluster of o's size (nodes, cores, NVMe pool; o's workload fields
+ *        are not read; NULL = defaults) under `policy`. Events: arrivals and
+ *        finishes; after each event time the queue is tried in EDF order
+ *        (pl_disagg_edf_order), every queued workload in turn (one that
+ *        does not fit does not block later ones). A placed workload runs for
+ *        the model time decided at its start. Eq. 4.4's load factors are the
+ *        demands of the arrived, unfinished workloads.
+ * \param[out] out released with pl_nvme_sim_result_free().
+ * \return ::PL_OK; ::PL_EINVAL for NULL, n < 1, an invalid workload, a GPU
+ *         workload or ::PL_DISAGG_GPU_AWARE; ::PL_ENOMEM; ::PL_EINTERNAL if
+ *         the disagg module refuses a decision it made.
+ */
+pl_status pl_nvme_sim_run(const pl_nvme_sim_opts *o, const pl_disagg_workload *jobs, int32_t n,
+                          pl_disagg_policy policy, pl_nvme_sim_result **out);
+
+/** \brief Release a result. NULL is a no-op. */
+void pl_nvme_sim_result_free(pl_nvme_sim_result *r);
+
+/** \brief The aggregates. \return ::PL_OK or ::PL_EINVAL (NULL). */
+pl_status pl_nvme_sim_result_summary(const pl_nvme_sim_result *r, pl_nvme_sim_summary *s);
+
+/** \brief Number of records (0 for NULL). */
+int32_t pl_nvme_sim_result_count(const pl_nvme_sim_result *r);
+
+/** \brief Record of workload i (trace order). \return ::PL_OK or ::PL_EINVAL. */
+pl_status pl_nvme_sim_result_record(const pl_nvme_sim_result *r, int32_t i,
+                                    pl_nvme_sim_record *rec);
+
+/**
+ * \brief Write the records as CSV: header then one line per workload in
+ *        trace order, times with 6 decimals.
+ * \return ::PL_OK; ::PL_EINVAL; ::PL_EIO.
+ */
+pl_status pl_nvme_sim_result_write_csv(const pl_nvme_sim_result *r, FILE *f);
+
+/** \brief Policy name as the CLI spells it ("first-fit", ...), or NULL. */
+const char *pl_nvme_sim_policy_name(pl_disagg_policy p);
+
+/** \brief Parse a CLI policy name. \return ::PL_OK; ::PL_ENOTFOUND (message lists names); ::PL_EINVAL. */
+pl_status pl_nvme_sim_policy_find(const char *name, pl_disagg_policy *p);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PLACEMENT_NVME_SIM_H */

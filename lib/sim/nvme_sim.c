@@ -1,0 +1,576 @@
+/* Seed 001's NVMe experiments (Call thesis, Tables 4.2-4.5) replayed on the
+ * disagg module: Poisson arrivals, an EDF queue, one policy, the thesis's
+ * metrics. Definitions and choices: doc/results.md, "Seed 001". */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <placement/nvme_sim.h>
+#include "sim_impl.h"
+
+struct pl_nvme_sim_result {
+    int32_t n;
+    pl_nvme_sim_record *rec;
+    pl_nvme_sim_summary sum;
+};
+
+static const char *const scenario_names[] = {"nvme-s1", "nvme-s2", "nvme-s3", NULL};
+/* Table 4.2: bandwidth / capacity / compute shares. */
+static const double scenario_mix[3][3] = {{0.7, 0.1, 0.2}, {0.1, 0.7, 0.2}, {0.2, 0.1, 0.7}};
+
+static const char *const policy_names[] = {"first-fit", "max-composition", "min-fragmentation",
+                                           "disagg-aware"};
+
+void pl_nvme_sim_opts_init(pl_nvme_sim_opts *o)
+{
+    if (!o)
+        return;
+    o->jobs = 1500;
+    o->load = 0.7;
+    o->frac_bandwidth = scenario_mix[0][0];
+    o->frac_capacity = scenario_mix[0][1];
+    o->frac_compute = scenario_mix[0][2];
+    o->frac_high = 0.2;
+    o->seed = 1;
+    o->nodes = 5;
+    o->cores_per_node = 25;
+    o->nvme = 10;
+    o->nvme_bw_bytes_per_s = 2000000000LL;
+    o->nvme_cap_bytes = 600000000000LL;
+}
+
+const char *const *pl_nvme_sim_scenario_names(void)
+{
+    return scenario_names;
+}
+
+pl_status pl_nvme_sim_scenario(const char *name, pl_nvme_sim_opts *o)
+{
+    if (!name || !o)
+        return pl_err(PL_EINVAL, "pl_nvme_sim_scenario: NULL argument");
+    for (int i = 0; scenario_names[i]; i++) {
+        if (!strcmp(name, scenario_names[i])) {
+            o->frac_bandwidth = scenario_mix[i][0];
+            o->frac_capacity = scenario_mix[i][1];
+            o->frac_compute = scenario_mix[i][2];
+            return PL_OK;
+        }
+    }
+    return pl_err(PL_ENOTFOUND, "unknown NVMe scenario '%s' (known: nvme-s1, nvme-s2, nvme-s3)",
+                  name);
+}
+
+const char *pl_nvme_sim_policy_name(pl_disagg_policy p)
+{
+    if ((int)p < 0 || (int)p > (int)PL_DISAGG_AWARE)
+        return NULL;
+    return policy_names[p];
+}
+
+pl_status pl_nvme_sim_policy_find(const char *name, pl_disagg_policy *p)
+{
+    if (!name || !p)
+        return pl_err(PL_EINVAL, "pl_nvme_sim_policy_find: NULL argument");
+    for (int i = 0; i <= (int)PL_DISAGG_AWARE; i++) {
+        if (!strcmp(name, policy_names[i])) {
+            *p = (pl_disagg_policy)i;
+            return PL_OK;
+        }
+    }
+    return pl_err(PL_ENOTFOUND,
+                  "unknown NVMe policy '%s' (known: first-fit, max-composition, "
+                  "min-fragmentation, disagg-aware)",
+                  name);
+}
+
+/* ---- workload generation --------------------------------------------------- */
+
+static pl_status check_cluster_opts(const pl_nvme_sim_opts *o)
+{
+    if (o->nodes < 1 || o->cores_per_node < 1 || o->nvme < 0 || o->nvme_bw_bytes_per_s <= 0 ||
+        o->nvme_cap_bytes <= 0)
+        return pl_err(PL_EINVAL, "NVMe simulation: the cluster needs nodes, cores and positive "
+                                 "device sizes");
+    return PL_OK;
+}
+
+pl_status pl_nvme_sim_rate(const pl_nvme_sim_opts *o, double *rate_per_s)
+{
+    if (!o || !rate_per_s)
+        return pl_err(PL_EINVAL, "pl_nvme_sim_rate: NULL argument");
+    pl_status st = check_cluster_opts(o);
+    if (st)
+        return st;
+    const double f[3] = {o->frac_bandwidth, o->frac_capacity, o->frac_compute};
+    double total = f[0] + f[1] + f[2];
+    if (!(o->load > 0) || f[0] < 0 || f[1] < 0 || f[2] < 0 || !(total > 0))
+        return pl_err(PL_EINVAL, "NVMe simulation: load must be > 0 and the workload fractions "
+                                 "non-negative with a positive sum");
+    /* E[demand x time] per workload for each resource of the fat node. */
+    double cores = 0, bw = 0, cap = 0;
+    for (int t = 0; t < 3; t++) {
+        pl_disagg_workload w;
+        pl_disagg_workload_preset((pl_disagg_type)t, 0, 0, &w);
+        double p = f[t] / total;
+        cores += p * w.cores * w.base_time_s;
+        bw += p * (double)w.nvme_bw_bytes_per_s * w.base_time_s;
+        cap += p * (double)w.nvme_cap_bytes * w.base_time_s;
+    }
+    double per_job = cores / ((double)o->nodes * o->cores_per_node);
+    if (o->nvme > 0) {
+        double lbw = bw / ((double)o->nvme * (double)o->nvme_bw_bytes_per_s);
+        double lcap = cap / ((double)o->nvme * (double)o->nvme_cap_bytes);
+        per_job = fmax(per_job, fmax(lbw, lcap));
+    }
+    *rate_per_s = o->load / per_job;
+    return PL_OK;
+}
+
+/* splitmix64: the same stream on every platform. */
+static uint64_t next_u64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static double next_unit(uint64_t *s)
+{
+    return (double)(next_u64(s) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+pl_status pl_nvme_sim_generate(const pl_nvme_sim_opts *o, pl_disagg_workload **jobs, int32_t *n)
+{
+    if (!o || !jobs || !n)
+        return pl_err(PL_EINVAL, "pl_nvme_sim_generate: NULL argument");
+    double rate;
+    pl_status st = pl_nvme_sim_rate(o, &rate);
+    if (st)
+        return st;
+    if (o->jobs < 1 || o->frac_high < 0 || o->frac_high > 1)
+        return pl_err(PL_EINVAL, "NVMe simulation: jobs must be >= 1 and frac_high in [0, 1]");
+    pl_disagg_workload *w = pl_alloc((size_t)o->jobs, sizeof *w);
+    if (!w)
+        return PL_ENOMEM;
+    double total = o->frac_bandwidth + o->frac_capacity + o->frac_compute;
+    uint64_t rng = o->seed;
+    double t = 0;
+    for (int32_t i = 0; i < o->jobs; i++) {
+        /* The first workload arrives at 0 so that runs start at a round time. */
+        if (i > 0)
+            t += -log(1.0 - next_unit(&rng)) / rate;
+        double u = next_unit(&rng) * total;
+        pl_disagg_type type = u < o->frac_bandwidth ? PL_DISAGG_BANDWIDTH_BOUND
+                              : u < o->frac_bandwidth + o->frac_capacity ? PL_DISAGG_CAPACITY_BOUND
+                                                                        : PL_DISAGG_COMPUTE_BOUND;
+        int high = next_unit(&rng) < o->frac_high;
+        pl_disagg_workload_preset(type, t, high, &w[i]);
+    }
+    *jobs = w;
+    *n = o->jobs;
+    return PL_OK;
+}
+
+/* ---- the run --------------------------------------------------------------- */
+
+typedef struct run_state {
+    const pl_nvme_sim_opts *o;
+    pl_disagg_cluster *c;
+    pl_disagg_policy policy;
+    pl_disagg_workload *w;
+    pl_nvme_sim_record *rec;
+    int32_t n;
+    int32_t *placement;      /* disagg placement id per job */
+    int32_t *queue;          /* queued jobs in EDF order */
+    int32_t nqueue;
+    pl_sim_heap heap;
+    /* per composition id (never reused): devices, live sharers, workloads hosted */
+    int32_t *comp_size, *comp_live, *comp_hosted;
+    int64_t comp_cap;
+    int32_t ncomp;
+    /* demands of arrived unfinished jobs (Eq. 4.4's load factors) */
+    double lf_cores, lf_bw, lf_cap;
+    /* reservations of running jobs, and composed devices */
+    double run_cores, run_bw, run_cap, composed;
+    double last_t, first_t;
+    double area_cores, area_bw, area_cap, area_dev;
+    int32_t maxcomp, minfrag;
+} run_state;
+
+static int job_type(const pl_disagg_workload *w)
+{
+    int nvme = w->nvme_bw_bytes_per_s > 0 || w->nvme_cap_bytes > 0;
+    int gpu = w->gpu_bw_bytes_per_s > 0 || w->gpu_mem_bytes > 0;
+    if (gpu)
+        return 3;
+    if (!nvme)
+        return 2;
+    return (w->model == PL_DISAGG_MODEL_SMUFIN || w->model == PL_DISAGG_MODEL_FIO) ? 0 : 1;
+}
+
+/* EDF key, the order pl_disagg_edf_order() uses: deadline, arrival, index. */
+static int edf_before(const run_state *s, int32_t a, int32_t b)
+{
+    if (s->w[a].deadline_s != s->w[b].deadline_s)
+        return s->w[a].deadline_s < s->w[b].deadline_s;
+    if (s->w[a].arrival_s != s->w[b].arrival_s)
+        return s->w[a].arrival_s < s->w[b].arrival_s;
+    return a < b;
+}
+
+static void enqueue(run_state *s, int32_t j)
+{
+    int32_t i = s->nqueue++;
+    while (i > 0 && edf_before(s, j, s->queue[i - 1])) {
+        s->queue[i] = s->queue[i - 1];
+        i--;
+    }
+    s->queue[i] = j;
+}
+
+static void advance_clock(run_state *s, double t)
+{
+    double dt = t - s->last_t;
+    s->area_cores += dt * s->run_cores;
+    s->area_bw += dt * s->run_bw;
+    s->area_cap += dt * s->run_cap;
+    s->area_dev += dt * s->composed;
+    s->last_t = t;
+}
+
+static pl_status note_composition(run_state *s, int32_t comp, int32_t size)
+{
+    if (comp >= s->ncomp) {
+        int64_t cap = s->comp_cap;
+        pl_status st = pl_grow((void **)&s->comp_size, &cap, comp + 1, sizeof *s->comp_size);
+        if (!st) {
+            cap = s->comp_cap;
+            st = pl_grow((void **)&s->comp_live, &cap, comp + 1, sizeof *s->comp_live);
+        }
+        if (!st) {
+            cap = s->comp_cap;
+            st = pl_grow((void **)&s->comp_hosted, &cap, comp + 1, sizeof *s->comp_hosted);
+        }
+        if (st)
+            return st;
+        s->comp_cap = cap;
+        for (int32_t k = s->ncomp; k <= comp; k++)
+            s->comp_size[k] = s->comp_live[k] = s->comp_hosted[k] = 0;
+        s->ncomp = comp + 1;
+    }
+    if (s->comp_live[comp] == 0)
+        s->composed += size;
+    s->comp_size[comp] = size;
+    s->comp_live[comp]++;
+    s->comp_hosted[comp]++;
+    return PL_OK;
+}
+
+static pl_status start_job(run_state *s, int32_t j, const pl_disagg_decision *d, double now)
+{
+    const pl_disagg_workload *w = &s->w[j];
+    int32_t id;
+    if (pl_disagg_apply(s->c, w, d, now, &id))
+        return pl_err(PL_EINTERNAL, "NVMe simulation: the disagg module refused its own decision "
+                                    "for workload %d: %s",
+                      (int)j, pl_last_error());
+    int32_t node, comp;
+    double end;
+    pl_disagg_placement(s->c, id, &node, &comp, NULL, NULL, &end);
+    pl_nvme_sim_record *r = &s->rec[j];
+    r->start_s = now;
+    r->node = node;
+    r->composition = comp;
+    r->decided_by = d->policy;
+    if (d->policy == PL_DISAGG_MAX_COMPOSITION)
+        s->maxcomp++;
+    else if (d->policy == PL_DISAGG_MIN_FRAGMENTATION)
+        s->minfrag++;
+    if (comp >= 0) {
+        pl_disagg_composition_info info;
+        pl_disagg_composition(s->c, comp, &info);
+        r->comp_size = info.n_devices;
+        r->sharers = info.sharers;
+        pl_status st = note_composition(s, comp, info.n_devices);
+        if (st)
+            return st;
+    }
+    s->placement[j] = id;
+    s->run_cores += w->cores;
+    s->run_bw += (double)w->nvme_bw_bytes_per_s;
+    s->run_cap += (double)w->nvme_cap_bytes;
+    return pl_sim_heap_push(&s->heap, end, PL_SIM_EV_FINISH, j, 0);
+}
+
+static void finish_job(run_state *s, int32_t j, double now)
+{
+    const pl_disagg_workload *w = &s->w[j];
+    pl_nvme_sim_record *r = &s->rec[j];
+    pl_disagg_release(s->c, s->placement[j]);
+    r->finish_s = now;
+    r->missed = now > w->deadline_s;
+    s->run_cores -= w->cores;
+    s->run_bw -= (double)w->nvme_bw_bytes_per_s;
+    s->run_cap -= (double)w->nvme_cap_bytes;
+    s->lf_cores -= w->cores;
+    s->lf_bw -= (double)w->nvme_bw_bytes_per_s;
+    s->lf_cap -= (double)w->nvme_cap_bytes;
+    if (r->composition >= 0 && --s->comp_live[r->composition] == 0)
+        s->composed -= s->comp_size[r->composition];
+}
+
+/* Try every queued job in EDF order; one that does not fit waits. */
+static pl_status schedule(run_state *s, double now)
+{
+    double tot_bw = (double)s->o->nvme * (double)s->o->nvme_bw_bytes_per_s;
+    double tot_cap = (double)s->o->nvme * (double)s->o->nvme_cap_bytes;
+    double lf_bw = tot_bw > 0 ? s->lf_bw / tot_bw : 0;
+    double lf_cap = tot_cap > 0 ? s->lf_cap / tot_cap : 0;
+    int32_t kept = 0;
+    for (int32_t q = 0; q < s->nqueue; q++) {
+        int32_t j = s->queue[q];
+        pl_disagg_decision d;
+        pl_status st = pl_disagg_decide(s->c, s->policy, &s->w[j], now,
+                                        lf_bw, lf_cap, &d);
+        if (st)
+            return st;
+        if (d.placed) {
+            if ((st = start_job(s, j, &d, now)))
+                return st;
+        } else {
+            s->queue[kept++] = j;
+        }
+    }
+    s->nqueue = kept;
+    return PL_OK;
+}
+
+static void summarise(run_state *s, pl_nvme_sim_summary *sum)
+{
+    memset(sum, 0, sizeof *sum);
+    sum->jobs = s->n;
+    int32_t missed = 0, missed_high = 0, ran = 0;
+    double wait = 0;
+    for (int32_t j = 0; j < s->n; j++) {
+        const pl_nvme_sim_record *r = &s->rec[j];
+        if (r->finish_s >= 0) {
+            sum->done++;
+            ran++;
+            wait += r->start_s - r->arrival_s;
+        } else {
+            sum->unfinished++;
+        }
+        missed += r->missed;
+        missed_high += r->missed && r->high_priority;
+    }
+    sum->missed_pct = 100.0 * missed / s->n;
+    sum->missed_high_pct = 100.0 * missed_high / s->n;
+    sum->mean_wait_s = ran ? wait / ran : 0;
+    double size = 0, hosted = 0;
+    for (int32_t k = 0; k < s->ncomp; k++) {
+        if (s->comp_hosted[k] == 0)
+            continue; /* ids the module used for nothing we saw: none expected */
+        sum->compositions++;
+        size += s->comp_size[k];
+        hosted += s->comp_hosted[k];
+    }
+    sum->mean_comp_size = sum->compositions ? size / sum->compositions : 0;
+    sum->mean_sharing = sum->compositions ? hosted / sum->compositions : 0;
+    double span = s->last_t - s->first_t;
+    sum->span_s = span;
+    if (span > 0) {
+        const pl_nvme_sim_opts *o = s->o;
+        double dev = (double)o->nvme;
+        sum->cpu_util_pct = 100.0 * s->area_cores / (span * o->nodes * o->cores_per_node);
+        if (dev > 0) {
+            sum->nvme_usage_pct = 100.0 * s->area_dev / (span * dev);
+            sum->bw_util_pct = 100.0 * s->area_bw / (span * dev * (double)o->nvme_bw_bytes_per_s);
+            sum->cap_util_pct = 100.0 * s->area_cap / (span * dev * (double)o->nvme_cap_bytes);
+        }
+    }
+    sum->maxcomp_decisions = s->maxcomp;
+    sum->minfrag_decisions = s->minfrag;
+}
+
+static pl_status build_cluster(const pl_nvme_sim_opts *o, pl_disagg_cluster **out)
+{
+    pl_disagg_cluster *c;
+    pl_status st = pl_disagg_cluster_create(&c);
+    for (int32_t i = 0; !st && i < o->nodes; i++)
+        st = pl_disagg_add_node(c, o->cores_per_node, 0, NULL);
+    for (int32_t i = 0; !st && i < o->nvme; i++)
+        st = pl_disagg_add_nvme(c, o->nvme_bw_bytes_per_s, o->nvme_cap_bytes, NULL);
+    if (st)
+        pl_disagg_cluster_free(c);
+    else
+        *out = c;
+    return st;
+}
+
+static pl_status run_events(run_state *s)
+{
+    pl_sim_event e;
+    s->first_t = s->last_t = s->heap.ev[0].time;
+    while (s->heap.n > 0) {
+        double now = s->heap.ev[0].time;
+        advance_clock(s, now);
+        /* Every event at this time before one scheduling pass. */
+        while (s->heap.n > 0 && s->heap.ev[0].time == now) {
+            pl_sim_heap_pop(&s->heap, &e);
+            if (e.kind == PL_SIM_EV_FINISH) {
+                finish_job(s, e.job, now);
+            } else {
+                const pl_disagg_workload *w = &s->w[e.job];
+                s->lf_cores += w->cores;
+                s->lf_bw += (double)w->nvme_bw_bytes_per_s;
+                s->lf_cap += (double)w->nvme_cap_bytes;
+                enqueue(s, e.job);
+            }
+        }
+        pl_status st = schedule(s, now);
+        if (st)
+            return st;
+    }
+    return PL_OK;
+}
+
+static void free_state(run_state *s)
+{
+    pl_disagg_cluster_free(s->c);
+    free(s->w);
+    free(s->placement);
+    free(s->queue);
+    free(s->comp_size);
+    free(s->comp_live);
+    free(s->comp_hosted);
+    pl_sim_heap_free(&s->heap);
+}
+
+static pl_status check_trace(const pl_disagg_workload *jobs, int32_t n, pl_disagg_policy policy)
+{
+    if ((int)policy < 0 || (int)policy > (int)PL_DISAGG_AWARE)
+        return pl_err(PL_EINVAL, "NVMe simulation: policy %d is not one of first-fit, "
+                                 "max-composition, min-fragmentation, disagg-aware",
+                      (int)policy);
+    for (int32_t j = 0; j < n; j++) {
+        if (job_type(&jobs[j]) == 3)
+            return pl_err(PL_EINVAL, "NVMe simulation: workload %d requests a GPU (chapter 4 has "
+                                     "none)",
+                          (int)j);
+        if (!(jobs[j].arrival_s >= 0) || !isfinite(jobs[j].arrival_s))
+            return pl_err(PL_EINVAL, "NVMe simulation: workload %d has a bad arrival time",
+                          (int)j);
+    }
+    return PL_OK;
+}
+
+pl_status pl_nvme_sim_run(const pl_nvme_sim_opts *o, const pl_disagg_workload *jobs, int32_t n,
+                          pl_disagg_policy policy, pl_nvme_sim_result **out)
+{
+    if (!jobs || !out || n < 1)
+        return pl_err(PL_EINVAL, "pl_nvme_sim_run: NULL argument or no workload");
+    pl_nvme_sim_opts def;
+    if (!o) {
+        pl_nvme_sim_opts_init(&def);
+        o = &def;
+    }
+    pl_status st = check_cluster_opts(o);
+    if (!st)
+        st = check_trace(jobs, n, policy);
+    if (st)
+        return st;
+    run_state s;
+    memset(&s, 0, sizeof s);
+    s.o = o;
+    s.n = n;
+    s.policy = policy;
+    pl_nvme_sim_result *r = pl_alloc(1, sizeof *r);
+    s.w = pl_alloc((size_t)n, sizeof *s.w);
+    s.rec = pl_alloc((size_t)n, sizeof *s.rec);
+    s.placement = pl_alloc((size_t)n, sizeof *s.placement);
+    s.queue = pl_alloc((size_t)n, sizeof *s.queue);
+    if (!r || !s.w || !s.rec || !s.placement || !s.queue) {
+        st = PL_ENOMEM;
+        goto fail;
+    }
+    memcpy(s.w, jobs, (size_t)n * sizeof *s.w);
+    if ((st = build_cluster(o, &s.c)))
+        goto fail;
+    for (int32_t j = 0; j < n; j++) {
+        pl_nvme_sim_record *rec = &s.rec[j];
+        rec->arrival_s = s.w[j].arrival_s;
+        rec->deadline_s = s.w[j].deadline_s;
+        rec->start_s = rec->finish_s = -1;
+        rec->type = job_type(&s.w[j]);
+        rec->high_priority = s.w[j].high_priority != 0;
+        rec->missed = 1; /* until it finishes in time */
+        rec->node = rec->composition = -1;
+        rec->decided_by = policy; /* replaced by Eq. 4.4's pick when it runs */
+        if ((st = pl_sim_heap_push(&s.heap, s.w[j].arrival_s, PL_SIM_EV_ARRIVAL, j, 0)))
+            goto fail;
+    }
+    if ((st = run_events(&s)))
+        goto fail;
+    summarise(&s, &r->sum);
+    r->n = n;
+    r->rec = s.rec;
+    s.rec = NULL;
+    free_state(&s);
+    *out = r;
+    return PL_OK;
+fail:
+    free(s.rec);
+    free_state(&s);
+    free(r);
+    return st == PL_ENOMEM ? pl_err(PL_ENOMEM, "NVMe simulation: out of memory") : st;
+}
+
+void pl_nvme_sim_result_free(pl_nvme_sim_result *r)
+{
+    if (!r)
+        return;
+    free(r->rec);
+    free(r);
+}
+
+pl_status pl_nvme_sim_result_summary(const pl_nvme_sim_result *r, pl_nvme_sim_summary *s)
+{
+    if (!r || !s)
+        return pl_err(PL_EINVAL, "pl_nvme_sim_result_summary: NULL argument");
+    *s = r->sum;
+    return PL_OK;
+}
+
+int32_t pl_nvme_sim_result_count(const pl_nvme_sim_result *r)
+{
+    return r ? r->n : 0;
+}
+
+pl_status pl_nvme_sim_result_record(const pl_nvme_sim_result *r, int32_t i,
+                                    pl_nvme_sim_record *rec)
+{
+    if (!r || !rec || i < 0 || i >= r->n)
+        return pl_err(PL_EINVAL, "pl_nvme_sim_result_record: NULL argument or index out of range");
+    *rec = r->rec[i];
+    return PL_OK;
+}
+
+pl_status pl_nvme_sim_result_write_csv(const pl_nvme_sim_result *r, FILE *f)
+{
+    static const char *const types[] = {"bandwidth", "capacity", "compute", "other"};
+    if (!r || !f)
+        return pl_err(PL_EINVAL, "pl_nvme_sim_result_write_csv: NULL argument");
+    int bad = fprintf(f, "job,type,high_priority,arrival,deadline,start,finish,wait,missed,node,"
+                         "composition,comp_size,sharers,decided_by\n") < 0;
+    for (int32_t j = 0; j < r->n && !bad; j++) {
+        const pl_nvme_sim_record *x = &r->rec[j];
+        double wait = x->start_s >= 0 ? x->start_s - x->arrival_s : -1;
+        bad = fprintf(f, "%d,%s,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d,%d,%d,%d,%s\n", (int)j,
+                      types[x->type], x->high_priority, x->arrival_s, x->deadline_s, x->start_s,
+                      x->finish_s, wait, x->missed, (int)x->node, (int)x->composition,
+                      (int)x->comp_size, (int)x->sharers, policy_names[x->decided_by]) < 0;
+    }
+    if (bad || ferror(f))
+        return pl_err(PL_EIO, "NVMe simulation: writing the CSV failed");
+    return PL_OK;
+}
