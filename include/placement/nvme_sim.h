@@ -32,10 +32,18 @@ extern "C" {
 /** \defgroup pl_nvme_sim Seed 001 NVMe simulation
  *  @{ */
 
-/** Workload generation and cluster size; initialise with pl_nvme_sim_opts_init(). */
+/** What the target load factor measures (pl_nvme_sim_rate()). */
+typedef enum pl_nvme_load_basis {
+    PL_NVME_LOAD_CPU = 0,        /**< Cores of the fat node (default: the thesis's "CPU load factor"). */
+    PL_NVME_LOAD_BOTTLENECK = 1  /**< The most loaded of cores, NVMe bandwidth and capacity. */
+} pl_nvme_load_basis;
+
+/** Workload generation, cluster size, measurement; initialise with pl_nvme_sim_opts_init(). */
 typedef struct pl_nvme_sim_opts {
     int32_t jobs;             /**< Workloads generated (default 1500). */
     double load;              /**< Target load factor (default 0.7): see pl_nvme_sim_rate(). */
+    pl_nvme_load_basis load_basis; /**< Default ::PL_NVME_LOAD_CPU. */
+    int window;               /**< Non-zero (default): measure only the fat-node window (pl_nvme_sim_run()); 0: every workload. */
     double frac_bandwidth;    /**< Share of bandwidth-bound (SMUFIN) workloads (S1: 0.7). */
     double frac_capacity;     /**< Share of capacity-bound workloads (S1: 0.1). */
     double frac_compute;      /**< Share of compute-bound workloads (S1: 0.2). */
@@ -48,7 +56,7 @@ typedef struct pl_nvme_sim_opts {
     int64_t nvme_cap_bytes;   /**< Per device (default 600 GB). */
 } pl_nvme_sim_opts;
 
-/** \brief Defaults listed in ::pl_nvme_sim_opts (scenario S1 at load 0.7). NULL is a no-op. */
+/** \brief Defaults listed in ::pl_nvme_sim_opts (scenario S1 at load 0.7, CPU basis, window on). NULL is a no-op. */
 void pl_nvme_sim_opts_init(pl_nvme_sim_opts *o);
 
 /**
@@ -65,10 +73,11 @@ const char *const *pl_nvme_sim_scenario_names(void);
 
 /**
  * \brief Poisson arrival rate (workloads per second) giving the target load
- *        factor: the offered load of the bottleneck resource of an ideal
- *        "fat node" (all cores, bandwidth and capacity in one place), i.e.
- *        rate x max over {cores, NVMe bandwidth, NVMe capacity} of
- *        E[demand x base time] / total = o->load.
+ *        factor as the offered load of an ideal "fat node" (all cores,
+ *        bandwidth and capacity in one place): rate x E[cores x base time] /
+ *        total cores = o->load (::PL_NVME_LOAD_CPU), or the same with the
+ *        maximum over cores, NVMe bandwidth and NVMe capacity
+ *        (::PL_NVME_LOAD_BOTTLENECK).
  * \return ::PL_OK; ::PL_EINVAL for NULL, load <= 0, negative or all-zero
  *         fractions, or a cluster with no cores.
  */
@@ -104,12 +113,16 @@ typedef struct pl_nvme_sim_summary {
     double missed_high_pct;   /**< High-priority workloads past their deadline / all workloads, in %. */
     double mean_wait_s;       /**< Mean start - arrival of the workloads that ran. */
     double mean_comp_size;    /**< Mean devices per composition, over compositions created. */
-    double mean_sharing;      /**< Mean workloads hosted per composition over its lifetime. */
+    double mean_sharing;      /**< Sharing ratio: time-weighted mean workloads running on a live composition. */
+    double mean_hosted;       /**< Mean workloads a composition hosted over its lifetime (one after another included). */
     double nvme_usage_pct;    /**< Time-weighted share of devices in a composition, in %. */
     double cpu_util_pct;      /**< Time-weighted reserved cores / total cores, in %. */
     double bw_util_pct;       /**< Time-weighted reserved NVMe bandwidth / total, in %. */
     double cap_util_pct;      /**< Time-weighted reserved NVMe capacity / total, in %. */
-    double span_s;            /**< Window of the time-weighted metrics: first arrival to last finish. */
+    double window_start_s;    /**< Start of the measurement window (see pl_nvme_sim_run()). */
+    double window_end_s;      /**< Its end. */
+    int32_t window_jobs;      /**< Workloads arriving in the window: the denominator of the % metrics. */
+    int window_reached;       /**< 1: the fat node reached the target load; 0: it did not (or window off) and every workload counts. */
     int32_t compositions;     /**< Compositions created. */
     int32_t maxcomp_decisions, minfrag_decisions; /**< Under ::PL_DISAGG_AWARE: Eq. 4.4's picks. */
 } pl_nvme_sim_summary;
@@ -126,6 +139,18 @@ typedef struct pl_nvme_sim_result pl_nvme_sim_result;
  *        does not fit does not block later ones). A placed workload runs for
  *        the model time decided at its start. Eq. 4.4's load factors are the
  *        demands of the arrived, unfinished workloads.
+ *
+ *        Measurement window (o->window, the thesis's): the trace is first
+ *        replayed on an ideal fat node (one node with every core, one device
+ *        with all the pool's bandwidth and capacity, no slowdown model,
+ *        first fit on an EDF queue); the window opens at the first arrival
+ *        at which the fat node's CPU load factor (cores of arrived,
+ *        unfinished workloads / total) reaches o->load and closes at the last
+ *        arrival. Per-workload metrics count the workloads arriving in it,
+ *        time-weighted ones integrate over it, composition metrics count the
+ *        compositions created in it. If the fat node never reaches o->load,
+ *        or o->window is 0, the window is the whole run (first arrival to
+ *        last finish) and every workload counts.
  * \param[out] out released with pl_nvme_sim_result_free().
  * \return ::PL_OK; ::PL_EINVAL for NULL, n < 1, an invalid workload, a GPU
  *         workload or ::PL_DISAGG_GPU_AWARE; ::PL_ENOMEM; ::PL_EINTERNAL if

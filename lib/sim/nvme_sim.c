@@ -26,6 +26,8 @@ void pl_nvme_sim_opts_init(pl_nvme_sim_opts *o)
         return;
     o->jobs = 1500;
     o->load = 0.7;
+    o->load_basis = PL_NVME_LOAD_CPU;
+    o->window = 1;
     o->frac_bandwidth = scenario_mix[0][0];
     o->frac_capacity = scenario_mix[0][1];
     o->frac_compute = scenario_mix[0][2];
@@ -115,8 +117,10 @@ pl_status pl_nvme_sim_rate(const pl_nvme_sim_opts *o, double *rate_per_s)
         bw += p * (double)w.nvme_bw_bytes_per_s * w.base_time_s;
         cap += p * (double)w.nvme_cap_bytes * w.base_time_s;
     }
+    if ((int)o->load_basis < 0 || (int)o->load_basis > (int)PL_NVME_LOAD_BOTTLENECK)
+        return pl_err(PL_EINVAL, "NVMe simulation: unknown load basis %d", (int)o->load_basis);
     double per_job = cores / ((double)o->nodes * o->cores_per_node);
-    if (o->nvme > 0) {
+    if (o->load_basis == PL_NVME_LOAD_BOTTLENECK && o->nvme > 0) {
         double lbw = bw / ((double)o->nvme * (double)o->nvme_bw_bytes_per_s);
         double lcap = cap / ((double)o->nvme * (double)o->nvme_cap_bytes);
         per_job = fmax(per_job, fmax(lbw, lcap));
@@ -186,14 +190,18 @@ typedef struct run_state {
     pl_sim_heap heap;
     /* per composition id (never reused): devices, live sharers, workloads hosted */
     int32_t *comp_size, *comp_live, *comp_hosted;
+    double *comp_t0;         /* creation time */
     int64_t comp_cap;
     int32_t ncomp;
     /* demands of arrived unfinished jobs (Eq. 4.4's load factors) */
     double lf_cores, lf_bw, lf_cap;
     /* reservations of running jobs, and composed devices */
     double run_cores, run_bw, run_cap, composed;
+    double live_comps, comp_sharers; /* live compositions, workloads running on them */
     double last_t, first_t;
-    double area_cores, area_bw, area_cap, area_dev;
+    int windowed;            /* 0: the window is the whole run */
+    double win0, win1;
+    double area_cores, area_bw, area_cap, area_dev, area_comps, area_sharers;
     int32_t maxcomp, minfrag;
 } run_state;
 
@@ -230,12 +238,24 @@ static void enqueue(run_state *s, int32_t j)
 
 static void advance_clock(run_state *s, double t)
 {
-    double dt = t - s->last_t;
+    double a = s->last_t, b = t;
+    if (s->windowed) {
+        a = fmax(a, s->win0);
+        b = fmin(b, s->win1);
+    }
+    double dt = b > a ? b - a : 0;
     s->area_cores += dt * s->run_cores;
     s->area_bw += dt * s->run_bw;
     s->area_cap += dt * s->run_cap;
     s->area_dev += dt * s->composed;
+    s->area_comps += dt * s->live_comps;
+    s->area_sharers += dt * s->comp_sharers;
     s->last_t = t;
+}
+
+static int in_window(const run_state *s, double t)
+{
+    return !s->windowed || (t >= s->win0 && t <= s->win1);
 }
 
 static pl_status note_composition(run_state *s, int32_t comp, int32_t size)
@@ -251,15 +271,26 @@ static pl_status note_composition(run_state *s, int32_t comp, int32_t size)
             cap = s->comp_cap;
             st = pl_grow((void **)&s->comp_hosted, &cap, comp + 1, sizeof *s->comp_hosted);
         }
+        if (!st) {
+            cap = s->comp_cap;
+            st = pl_grow((void **)&s->comp_t0, &cap, comp + 1, sizeof *s->comp_t0);
+        }
         if (st)
             return st;
         s->comp_cap = cap;
-        for (int32_t k = s->ncomp; k <= comp; k++)
+        for (int32_t k = s->ncomp; k <= comp; k++) {
             s->comp_size[k] = s->comp_live[k] = s->comp_hosted[k] = 0;
+            s->comp_t0[k] = -1;
+        }
         s->ncomp = comp + 1;
     }
-    if (s->comp_live[comp] == 0)
+    if (s->comp_live[comp] == 0) {
         s->composed += size;
+        s->live_comps++;
+    }
+    s->comp_sharers++;
+    if (s->comp_hosted[comp] == 0)
+        s->comp_t0[comp] = s->last_t;
     s->comp_size[comp] = size;
     s->comp_live[comp]++;
     s->comp_hosted[comp]++;
@@ -315,8 +346,13 @@ static void finish_job(run_state *s, int32_t j, double now)
     s->lf_cores -= w->cores;
     s->lf_bw -= (double)w->nvme_bw_bytes_per_s;
     s->lf_cap -= (double)w->nvme_cap_bytes;
-    if (r->composition >= 0 && --s->comp_live[r->composition] == 0)
-        s->composed -= s->comp_size[r->composition];
+    if (r->composition >= 0) {
+        s->comp_sharers--;
+        if (--s->comp_live[r->composition] == 0) {
+            s->composed -= s->comp_size[r->composition];
+            s->live_comps--;
+        }
+    }
 }
 
 /* Try every queued job in EDF order; one that does not fit waits. */
@@ -349,35 +385,47 @@ static void summarise(run_state *s, pl_nvme_sim_summary *sum)
 {
     memset(sum, 0, sizeof *sum);
     sum->jobs = s->n;
-    int32_t missed = 0, missed_high = 0, ran = 0;
+    if (!s->windowed) {
+        s->win0 = s->first_t;
+        s->win1 = s->last_t;
+    }
+    sum->window_start_s = s->win0;
+    sum->window_end_s = s->win1;
+    sum->window_reached = s->windowed;
+    int32_t missed = 0, missed_high = 0, ran = 0, counted = 0;
     double wait = 0;
     for (int32_t j = 0; j < s->n; j++) {
         const pl_nvme_sim_record *r = &s->rec[j];
-        if (r->finish_s >= 0) {
+        if (r->finish_s >= 0)
             sum->done++;
+        else
+            sum->unfinished++;
+        if (!in_window(s, r->arrival_s))
+            continue;
+        counted++;
+        if (r->finish_s >= 0) {
             ran++;
             wait += r->start_s - r->arrival_s;
-        } else {
-            sum->unfinished++;
         }
         missed += r->missed;
         missed_high += r->missed && r->high_priority;
     }
-    sum->missed_pct = 100.0 * missed / s->n;
-    sum->missed_high_pct = 100.0 * missed_high / s->n;
+    sum->window_jobs = counted;
+    sum->missed_pct = counted ? 100.0 * missed / counted : 0;
+    sum->missed_high_pct = counted ? 100.0 * missed_high / counted : 0;
     sum->mean_wait_s = ran ? wait / ran : 0;
     double size = 0, hosted = 0;
     for (int32_t k = 0; k < s->ncomp; k++) {
-        if (s->comp_hosted[k] == 0)
-            continue; /* ids the module used for nothing we saw: none expected */
+        if (s->comp_hosted[k] == 0 || !in_window(s, s->comp_t0[k]))
+            continue;
         sum->compositions++;
         size += s->comp_size[k];
         hosted += s->comp_hosted[k];
     }
     sum->mean_comp_size = sum->compositions ? size / sum->compositions : 0;
-    sum->mean_sharing = sum->compositions ? hosted / sum->compositions : 0;
-    double span = s->last_t - s->first_t;
-    sum->span_s = span;
+    sum->mean_hosted = sum->compositions ? hosted / sum->compositions : 0;
+    sum->mean_sharing = s->area_comps > 0 ? s->area_sharers / s->area_comps : 0;
+    double span = s->win1 - s->win0;
     if (span > 0) {
         const pl_nvme_sim_opts *o = s->o;
         double dev = (double)o->nvme;
@@ -443,6 +491,7 @@ static void free_state(run_state *s)
     free(s->comp_size);
     free(s->comp_live);
     free(s->comp_hosted);
+    free(s->comp_t0);
     pl_sim_heap_free(&s->heap);
 }
 
@@ -464,26 +513,20 @@ static pl_status check_trace(const pl_disagg_workload *jobs, int32_t n, pl_disag
     return PL_OK;
 }
 
-pl_status pl_nvme_sim_run(const pl_nvme_sim_opts *o, const pl_disagg_workload *jobs, int32_t n,
-                          pl_disagg_policy policy, pl_nvme_sim_result **out)
+/* One replay; windowed: measure over [w0, w1] only. */
+static pl_status simulate(const pl_nvme_sim_opts *o, const pl_disagg_workload *jobs, int32_t n,
+                          pl_disagg_policy policy, int windowed, double w0, double w1,
+                          pl_nvme_sim_result **out)
 {
-    if (!jobs || !out || n < 1)
-        return pl_err(PL_EINVAL, "pl_nvme_sim_run: NULL argument or no workload");
-    pl_nvme_sim_opts def;
-    if (!o) {
-        pl_nvme_sim_opts_init(&def);
-        o = &def;
-    }
-    pl_status st = check_cluster_opts(o);
-    if (!st)
-        st = check_trace(jobs, n, policy);
-    if (st)
-        return st;
+    pl_status st;
     run_state s;
     memset(&s, 0, sizeof s);
     s.o = o;
     s.n = n;
     s.policy = policy;
+    s.windowed = windowed;
+    s.win0 = w0;
+    s.win1 = w1;
     pl_nvme_sim_result *r = pl_alloc(1, sizeof *r);
     s.w = pl_alloc((size_t)n, sizeof *s.w);
     s.rec = pl_alloc((size_t)n, sizeof *s.rec);
@@ -523,6 +566,95 @@ fail:
     free_state(&s);
     free(r);
     return st == PL_ENOMEM ? pl_err(PL_ENOMEM, "NVMe simulation: out of memory") : st;
+}
+
+typedef struct load_step {
+    double t;
+    int arrival;
+    int32_t cores;
+} load_step;
+
+static int step_cmp(const void *pa, const void *pb)
+{
+    const load_step *a = pa, *b = pb;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    return a->arrival - b->arrival; /* finishes first, as in the event loop */
+}
+
+/* The thesis's window: from the first arrival at which the ideal fat node's
+ * CPU load factor reaches the target, to the last arrival. */
+static pl_status fat_node_window(const pl_nvme_sim_opts *o, const pl_disagg_workload *jobs,
+                                 int32_t n, int *reached, double *w0, double *w1)
+{
+    pl_nvme_sim_opts fat = *o;
+    fat.nodes = 1;
+    fat.cores_per_node = o->nodes * o->cores_per_node;
+    fat.nvme = o->nvme > 0 ? 1 : 0;
+    fat.nvme_bw_bytes_per_s = o->nvme_bw_bytes_per_s * (o->nvme > 0 ? o->nvme : 1);
+    fat.nvme_cap_bytes = o->nvme_cap_bytes * (o->nvme > 0 ? o->nvme : 1);
+    pl_disagg_workload *ideal = pl_alloc((size_t)n, sizeof *ideal);
+    load_step *steps = pl_alloc(2 * (size_t)n, sizeof *steps);
+    if (!ideal || !steps) {
+        free(ideal);
+        free(steps);
+        return pl_err(PL_ENOMEM, "NVMe simulation: out of memory");
+    }
+    memcpy(ideal, jobs, (size_t)n * sizeof *ideal);
+    for (int32_t j = 0; j < n; j++)
+        ideal[j].model = PL_DISAGG_MODEL_NONE; /* the ideal node has no sharing slowdown */
+    pl_nvme_sim_result *r = NULL;
+    pl_status st = simulate(&fat, ideal, n, PL_DISAGG_FIRST_FIT, 0, 0, 0, &r);
+    free(ideal);
+    if (st) {
+        free(steps);
+        return st;
+    }
+    int32_t ns = 0;
+    double last_arrival = 0;
+    for (int32_t j = 0; j < n; j++) {
+        const pl_nvme_sim_record *x = &r->rec[j];
+        steps[ns++] = (load_step){x->arrival_s, 1, jobs[j].cores};
+        if (x->finish_s >= 0)
+            steps[ns++] = (load_step){x->finish_s, 0, jobs[j].cores};
+        last_arrival = fmax(last_arrival, x->arrival_s);
+    }
+    pl_nvme_sim_result_free(r);
+    qsort(steps, (size_t)ns, sizeof *steps, step_cmp);
+    double total = (double)fat.cores_per_node, cores = 0;
+    *reached = 0;
+    for (int32_t i = 0; i < ns && !*reached; i++) {
+        cores += steps[i].arrival ? steps[i].cores : -steps[i].cores;
+        if (steps[i].arrival && cores / total >= o->load - 1e-12) {
+            *reached = 1;
+            *w0 = steps[i].t;
+        }
+    }
+    *w1 = last_arrival;
+    free(steps);
+    return PL_OK;
+}
+
+pl_status pl_nvme_sim_run(const pl_nvme_sim_opts *o, const pl_disagg_workload *jobs, int32_t n,
+                          pl_disagg_policy policy, pl_nvme_sim_result **out)
+{
+    if (!jobs || !out || n < 1)
+        return pl_err(PL_EINVAL, "pl_nvme_sim_run: NULL argument or no workload");
+    pl_nvme_sim_opts def;
+    if (!o) {
+        pl_nvme_sim_opts_init(&def);
+        o = &def;
+    }
+    pl_status st = check_cluster_opts(o);
+    if (!st)
+        st = check_trace(jobs, n, policy);
+    if (st)
+        return st;
+    int reached = 0;
+    double w0 = 0, w1 = 0;
+    if (o->window && (st = fat_node_window(o, jobs, n, &reached, &w0, &w1)))
+        return st;
+    return simulate(o, jobs, n, policy, reached, w0, w1, out);
 }
 
 void pl_nvme_sim_result_free(pl_nvme_sim_result *r)
