@@ -1,0 +1,467 @@
+/* Seed 001's NVMe simulation (placement/nvme_sim.h): hand-checked traces,
+ * metric definitions, the measurement window, generation, determinism,
+ * scenario smoke runs, the CLI and the thesis's qualitative S1 result. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <placement/placement.h>
+#include "../common/testutil.h"
+
+#define EPS 1e-6
+
+static pl_disagg_workload preset(pl_disagg_type t, double at, int high)
+{
+    pl_disagg_workload w;
+    assert_pl_ok(pl_disagg_workload_preset(t, at, high, &w));
+    return w;
+}
+
+static pl_nvme_sim_opts small_cluster(int32_t cores, int32_t nvme)
+{
+    pl_nvme_sim_opts o;
+    pl_nvme_sim_opts_init(&o);
+    o.nodes = 1;
+    o.cores_per_node = cores;
+    o.nvme = nvme;
+    o.window = 0;
+    return o;
+}
+
+static pl_nvme_sim_record rec_of(const pl_nvme_sim_result *r, int32_t i)
+{
+    pl_nvme_sim_record x;
+    assert_pl_ok(pl_nvme_sim_result_record(r, i, &x));
+    return x;
+}
+
+/* 1 node x 25 cores, 1 NVMe, first fit. By hand:
+ * J0 SMUFIN at 0 takes device 0 (1600 s) -> 0..1600, deadline 6400.
+ * J1 capacity-bound at 10 (deadline 3210): the device has 200 MB/s but only
+ *    557 GB left, no free device -> waits.
+ * J2 compute at 20 (15 of 19 free cores) -> 20..920.
+ * J3 high-priority SMUFIN at 30 (deadline 30 + 1.2 x 1600 = 1950) waits.
+ * At 1600 EDF takes J3 (1950) before J1 (3210): 1600..3200, missed; J1 then
+ * waits for the device again: 3200..4000, missed (3210). */
+static void test_hand_trace_first_fit(void **st)
+{
+    (void)st;
+    pl_disagg_workload w[4] = {
+        preset(PL_DISAGG_BANDWIDTH_BOUND, 0, 0),
+        preset(PL_DISAGG_CAPACITY_BOUND, 10, 0),
+        preset(PL_DISAGG_COMPUTE_BOUND, 20, 0),
+        preset(PL_DISAGG_BANDWIDTH_BOUND, 30, 1),
+    };
+    pl_nvme_sim_opts o = small_cluster(25, 1);
+    pl_nvme_sim_result *r;
+    assert_pl_ok(pl_nvme_sim_run(&o, w, 4, PL_DISAGG_FIRST_FIT, &r));
+    const double start[4] = {0, 3200, 20, 1600}, finish[4] = {1600, 4000, 920, 3200};
+    const int missed[4] = {0, 1, 0, 1};
+    for (int i = 0; i < 4; i++) {
+        pl_nvme_sim_record x = rec_of(r, i);
+        assert_float_equal(x.start_s, start[i], EPS);
+        assert_float_equal(x.finish_s, finish[i], EPS);
+        assert_int_equal(x.missed, missed[i]);
+        assert_int_equal(x.node, 0);
+        assert_int_equal(x.comp_size, i == 2 ? 0 : 1);
+        assert_int_equal(x.composition, i == 2 ? -1 : (i == 0 ? 0 : (i == 3 ? 1 : 2)));
+    }
+    assert_float_equal(rec_of(r, 3).deadline_s, 1950, EPS);
+    pl_nvme_sim_summary s;
+    assert_pl_ok(pl_nvme_sim_result_summary(r, &s));
+    assert_int_equal(s.jobs, 4);
+    assert_int_equal(s.done, 4);
+    assert_int_equal(s.window_jobs, 4);
+    assert_int_equal(s.window_reached, 0);
+    assert_float_equal(s.missed_pct, 50.0, EPS);
+    assert_float_equal(s.missed_high_pct, 25.0, EPS); /* share of all workloads */
+    assert_float_equal(s.mean_wait_s, (0 + 3190 + 0 + 1570) / 4.0, EPS);
+    assert_int_equal(s.compositions, 3); /* dissolved with its last sharer, ids not reused */
+    assert_float_equal(s.mean_comp_size, 1.0, EPS);
+    assert_float_equal(s.mean_sharing, 1.0, EPS);
+    assert_float_equal(s.mean_hosted, 1.0, EPS);
+    /* Window [0, 4000]. Core-seconds 6x1600 + 15x900 + 6x1600 + 6x800 = 37500 of 25 x 4000. */
+    assert_float_equal(s.window_start_s, 0, EPS);
+    assert_float_equal(s.window_end_s, 4000, EPS);
+    assert_float_equal(s.cpu_util_pct, 37.5, EPS);
+    /* MB/s x s: 1800 x 3200 + 160 x 800 = 5,888,000 of 2000 x 4000. */
+    assert_float_equal(s.bw_util_pct, 73.6, EPS);
+    /* GB x s: 43 x 3200 + 600 x 800 = 617,600 of 600 x 4000. */
+    assert_float_equal(s.cap_util_pct, 100.0 * 617600 / 2400000, EPS);
+    assert_float_equal(s.nvme_usage_pct, 100.0, EPS); /* the device is never idle */
+    pl_nvme_sim_result_free(r);
+}
+
+/* 1 node x 25 cores, 3 NVMe, maximise composition. By hand:
+ * J0 SMUFIN at 0: grows 1600 -> 1500 -> 1450: {0,1,2}, 0..1450.
+ * J1 SMUFIN at 100 shares it (4200 MB/s free, T(3,2) = 1460): 100..1560.
+ * J2 compute at 200: 13 free cores < 15, waits for J0: 1450..2350. */
+static void test_hand_trace_max_composition(void **st)
+{
+    (void)st;
+    pl_disagg_workload w[3] = {
+        preset(PL_DISAGG_BANDWIDTH_BOUND, 0, 0),
+        preset(PL_DISAGG_BANDWIDTH_BOUND, 100, 0),
+        preset(PL_DISAGG_COMPUTE_BOUND, 200, 0),
+    };
+    pl_nvme_sim_opts o = small_cluster(25, 3);
+    pl_nvme_sim_result *r;
+    assert_pl_ok(pl_nvme_sim_run(&o, w, 3, PL_DISAGG_MAX_COMPOSITION, &r));
+    pl_nvme_sim_record a = rec_of(r, 0), b = rec_of(r, 1), c = rec_of(r, 2);
+    assert_float_equal(a.finish_s, 1450, EPS);
+    assert_float_equal(b.start_s, 100, EPS);
+    assert_float_equal(b.finish_s, 1560, EPS);
+    assert_float_equal(c.start_s, 1450, EPS);
+    assert_float_equal(c.finish_s, 2350, EPS);
+    assert_int_equal(a.comp_size, 3);
+    assert_int_equal(a.sharers, 1);
+    assert_int_equal(b.composition, a.composition);
+    assert_int_equal(b.sharers, 2);
+    assert_int_equal((int)b.decided_by, (int)PL_DISAGG_MAX_COMPOSITION);
+    pl_nvme_sim_summary s;
+    assert_pl_ok(pl_nvme_sim_result_summary(r, &s));
+    assert_float_equal(s.missed_pct, 0, EPS);
+    assert_float_equal(s.mean_wait_s, (0 + 0 + 1250) / 3.0, EPS);
+    assert_int_equal(s.compositions, 1);
+    assert_float_equal(s.mean_comp_size, 3, EPS);
+    assert_float_equal(s.mean_hosted, 2, EPS);
+    /* Sharers over the composition's life 0..1560: 1 for 100 s, 2 for 1350 s, 1 for 110 s. */
+    assert_float_equal(s.mean_sharing, (100 + 2700 + 110) / 1560.0, EPS);
+    /* 3 devices composed 0..1560 of the window 0..2350. */
+    assert_float_equal(s.nvme_usage_pct, 100.0 * 1560 / 2350, EPS);
+    assert_float_equal(s.cpu_util_pct, 100.0 * (6 * 1450 + 6 * 1460 + 15 * 900) / (25.0 * 2350),
+                       EPS);
+    pl_nvme_sim_result_free(r);
+}
+
+/* The thesis's window: 1 node x 30 cores (the fat node is the same), three
+ * compute jobs at 0, 100, 2000, target 1.0. The load factor is 0.5 at 0 and
+ * 1.0 at 100: the window is [100, 2000] and counts J1, J2. Cores busy in it:
+ * J0 100..900 and J1 100..1000, 15 each = 25,500 of 30 x 1900. */
+static void test_measurement_window(void **st)
+{
+    (void)st;
+    pl_disagg_workload w[3] = {
+        preset(PL_DISAGG_COMPUTE_BOUND, 0, 0),
+        preset(PL_DISAGG_COMPUTE_BOUND, 100, 0),
+        preset(PL_DISAGG_COMPUTE_BOUND, 2000, 0),
+    };
+    pl_nvme_sim_opts o = small_cluster(30, 0);
+    o.window = 1;
+    o.load = 1.0;
+    pl_nvme_sim_result *r;
+    assert_pl_ok(pl_nvme_sim_run(&o, w, 3, PL_DISAGG_FIRST_FIT, &r));
+    pl_nvme_sim_summary s;
+    assert_pl_ok(pl_nvme_sim_result_summary(r, &s));
+    assert_int_equal(s.window_reached, 1);
+    assert_float_equal(s.window_start_s, 100, EPS);
+    assert_float_equal(s.window_end_s, 2000, EPS);
+    assert_int_equal(s.window_jobs, 2);
+    assert_int_equal(s.done, 3);
+    assert_float_equal(s.cpu_util_pct, 100.0 * 25500 / (30 * 1900), EPS);
+    pl_nvme_sim_result_free(r);
+
+    /* Never reached (target above 1): the whole run counts. */
+    o.load = 1.5;
+    assert_pl_ok(pl_nvme_sim_run(&o, w, 3, PL_DISAGG_FIRST_FIT, &r));
+    assert_pl_ok(pl_nvme_sim_result_summary(r, &s));
+    assert_int_equal(s.window_reached, 0);
+    assert_int_equal(s.window_jobs, 3);
+    assert_float_equal(s.window_end_s, 2900, EPS);
+    pl_nvme_sim_result_free(r);
+}
+
+/* Rates by hand. S1 per workload: cores x time = 0.7x6x1600 + 0.1x6x800 +
+ * 0.2x15x900 = 9900 core-s of 125 cores; bandwidth 0.7x1800x1600 +
+ * 0.1x160x800 = 2,028,800 MB of 20,000 MB/s (the bottleneck). */
+static void test_rate(void **st)
+{
+    (void)st;
+    pl_nvme_sim_opts o;
+    pl_nvme_sim_opts_init(&o);
+    double rate;
+    assert_pl_ok(pl_nvme_sim_rate(&o, &rate));
+    assert_float_equal(rate, 0.7 * 125 / 9900.0, 1e-12);
+    o.load_basis = PL_NVME_LOAD_BOTTLENECK;
+    assert_pl_ok(pl_nvme_sim_rate(&o, &rate));
+    assert_float_equal(rate, 0.7 * 20000 / 2028800.0, 1e-12);
+    /* S2's bottleneck is capacity: 0.7x600x800 + 0.1x43x1600 = 342,880 GB s of 6000 GB. */
+    assert_pl_ok(pl_nvme_sim_scenario("nvme-s2", &o));
+    assert_pl_ok(pl_nvme_sim_rate(&o, &rate));
+    assert_float_equal(rate, 0.7 * 6000 / 342880.0, 1e-12);
+    o.load = 0;
+    assert_pl_status(pl_nvme_sim_rate(&o, &rate), PL_EINVAL);
+    pl_nvme_sim_opts_init(&o);
+    o.frac_bandwidth = o.frac_capacity = o.frac_compute = 0;
+    assert_pl_status(pl_nvme_sim_rate(&o, &rate), PL_EINVAL);
+}
+
+static void test_generate(void **st)
+{
+    (void)st;
+    pl_nvme_sim_opts o;
+    pl_nvme_sim_opts_init(&o);
+    pl_disagg_workload *w, *w2;
+    int32_t n, n2;
+    assert_pl_ok(pl_nvme_sim_generate(&o, &w, &n));
+    assert_int_equal(n, 1500);
+    int count[3] = {0, 0, 0}, high = 0;
+    assert_float_equal(w[0].arrival_s, 0, 0);
+    for (int32_t i = 0; i < n; i++) {
+        if (i > 0)
+            assert_true(w[i].arrival_s >= w[i - 1].arrival_s);
+        int t = w[i].cores == 15 ? 2 : w[i].nvme_cap_bytes == 600000000000LL ? 1 : 0;
+        count[t]++;
+        high += w[i].high_priority != 0;
+        double delta = w[i].high_priority ? 1.2 : 4.0;
+        assert_float_equal(w[i].deadline_s, w[i].arrival_s + delta * w[i].base_time_s, 1e-6);
+    }
+    /* Binomial draws: 3 standard deviations of 1500 trials around the shares. */
+    assert_true(abs(count[0] - 1050) < 54);
+    assert_true(abs(count[1] - 150) < 35);
+    assert_true(abs(count[2] - 300) < 47);
+    assert_true(abs(high - 300) < 47);
+    /* Mean inter-arrival near 1 / rate = 113.1 s (sd of the mean ~2.9 s). */
+    double mean = w[n - 1].arrival_s / (n - 1);
+    assert_true(fabs(mean - 9900 / (0.7 * 125)) < 10);
+    /* Same seed, same workload; another seed, another. */
+    assert_pl_ok(pl_nvme_sim_generate(&o, &w2, &n2));
+    assert_memory_equal(w, w2, sizeof *w * (size_t)n);
+    free(w2);
+    o.seed = 2;
+    assert_pl_ok(pl_nvme_sim_generate(&o, &w2, &n2));
+    assert_true(memcmp(w, w2, sizeof *w * (size_t)n) != 0);
+    free(w2);
+    free(w);
+    o.jobs = 0;
+    assert_pl_status(pl_nvme_sim_generate(&o, &w, &n), PL_EINVAL);
+}
+
+static char *csv_of(const pl_nvme_sim_result *r, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    assert_non_null(f);
+    assert_pl_ok(pl_nvme_sim_result_write_csv(r, f));
+    fclose(f);
+    return buf;
+}
+
+static void test_determinism_csv(void **st)
+{
+    (void)st;
+    pl_nvme_sim_opts o;
+    pl_nvme_sim_opts_init(&o);
+    o.jobs = 300;
+    o.seed = 7;
+    char *csv[3];
+    size_t len[3];
+    for (int k = 0; k < 3; k++) {
+        if (k == 2)
+            o.seed = 8;
+        pl_disagg_workload *w;
+        int32_t n;
+        assert_pl_ok(pl_nvme_sim_generate(&o, &w, &n));
+        pl_nvme_sim_result *r;
+        assert_pl_ok(pl_nvme_sim_run(&o, w, n, PL_DISAGG_AWARE, &r));
+        csv[k] = csv_of(r, &len[k]);
+        pl_nvme_sim_result_free(r);
+        free(w);
+    }
+    assert_int_equal(len[0], len[1]);
+    assert_memory_equal(csv[0], csv[1], len[0]);
+    assert_true(len[0] != len[2] || memcmp(csv[0], csv[2], len[0]) != 0);
+    assert_non_null(strstr(csv[0], "job,type,high_priority,arrival,deadline,start,finish,wait,"
+                                   "missed,node,composition,comp_size,sharers,decided_by\n"));
+    assert_non_null(strstr(csv[0], "\n0,"));
+    for (int k = 0; k < 3; k++)
+        free(csv[k]);
+}
+
+static void test_scenarios_and_names(void **st)
+{
+    (void)st;
+    const char *const *names = pl_nvme_sim_scenario_names();
+    assert_string_equal(names[0], "nvme-s1");
+    assert_string_equal(names[2], "nvme-s3");
+    assert_null(names[3]);
+    pl_nvme_sim_opts o;
+    pl_nvme_sim_opts_init(&o);
+    assert_pl_ok(pl_nvme_sim_scenario("nvme-s2", &o));
+    assert_float_equal(o.frac_bandwidth, 0.1, 0);
+    assert_float_equal(o.frac_capacity, 0.7, 0);
+    assert_pl_ok(pl_nvme_sim_scenario("nvme-s3", &o));
+    assert_float_equal(o.frac_compute, 0.7, 0);
+    assert_pl_status(pl_nvme_sim_scenario("nvme-s4", &o), PL_ENOTFOUND);
+    assert_non_null(strstr(pl_last_error(), "nvme-s1"));
+    pl_disagg_policy p;
+    assert_pl_ok(pl_nvme_sim_policy_find("disagg-aware", &p));
+    assert_int_equal((int)p, (int)PL_DISAGG_AWARE);
+    assert_string_equal(pl_nvme_sim_policy_name(PL_DISAGG_MIN_FRAGMENTATION), "min-fragmentation");
+    assert_null(pl_nvme_sim_policy_name(PL_DISAGG_GPU_AWARE));
+    assert_pl_status(pl_nvme_sim_policy_find("bf", &p), PL_ENOTFOUND);
+}
+
+static void test_errors(void **st)
+{
+    (void)st;
+    pl_disagg_workload w[2] = {preset(PL_DISAGG_BANDWIDTH_BOUND, 0, 0),
+                               preset(PL_DISAGG_GPU_BOUND, 0, 0)};
+    pl_nvme_sim_result *r = NULL;
+    assert_pl_status(pl_nvme_sim_run(NULL, NULL, 1, PL_DISAGG_FIRST_FIT, &r), PL_EINVAL);
+    assert_pl_status(pl_nvme_sim_run(NULL, w, 0, PL_DISAGG_FIRST_FIT, &r), PL_EINVAL);
+    assert_pl_status(pl_nvme_sim_run(NULL, w, 2, PL_DISAGG_FIRST_FIT, &r), PL_EINVAL);
+    assert_non_null(strstr(pl_last_error(), "GPU"));
+    assert_pl_status(pl_nvme_sim_run(NULL, w, 1, PL_DISAGG_GPU_AWARE, &r), PL_EINVAL);
+    assert_null(r);
+    /* A workload larger than any node never runs: unfinished and missed. */
+    pl_disagg_workload big = preset(PL_DISAGG_COMPUTE_BOUND, 0, 0);
+    big.cores = 26;
+    assert_pl_ok(pl_nvme_sim_run(NULL, &big, 1, PL_DISAGG_FIRST_FIT, &r));
+    pl_nvme_sim_summary s;
+    assert_pl_ok(pl_nvme_sim_result_summary(r, &s));
+    assert_int_equal(s.unfinished, 1);
+    assert_float_equal(s.missed_pct, 100, 0);
+    assert_float_equal(rec_of(r, 0).start_s, -1, 0);
+    assert_pl_status(pl_nvme_sim_result_record(r, 1, &(pl_nvme_sim_record){0}), PL_EINVAL);
+    pl_nvme_sim_result_free(r);
+    pl_nvme_sim_result_free(NULL);
+    assert_int_equal(pl_nvme_sim_result_count(NULL), 0);
+}
+
+static pl_nvme_sim_summary run_scenario(const char *name, double load, int32_t jobs,
+                                        uint64_t seed, pl_disagg_policy p)
+{
+    pl_nvme_sim_opts o;
+    pl_nvme_sim_opts_init(&o);
+    assert_pl_ok(pl_nvme_sim_scenario(name, &o));
+    o.load = load;
+    o.jobs = jobs;
+    o.seed = seed;
+    pl_disagg_workload *w;
+    int32_t n;
+    assert_pl_ok(pl_nvme_sim_generate(&o, &w, &n));
+    pl_nvme_sim_result *r;
+    assert_pl_ok(pl_nvme_sim_run(&o, w, n, p, &r));
+    assert_int_equal(pl_nvme_sim_result_count(r), n);
+    pl_nvme_sim_summary s;
+    assert_pl_ok(pl_nvme_sim_result_summary(r, &s));
+    pl_nvme_sim_result_free(r);
+    free(w);
+    return s;
+}
+
+static void test_scenarios_smoke(void **st)
+{
+    (void)st;
+    for (const char *const *name = pl_nvme_sim_scenario_names(); *name; name++) {
+        for (int p = 0; p <= (int)PL_DISAGG_AWARE; p++) {
+            pl_nvme_sim_summary s = run_scenario(*name, 0.7, 150, 3, (pl_disagg_policy)p);
+            assert_int_equal(s.jobs, 150);
+            assert_int_equal(s.done, 150);
+            assert_int_equal(s.unfinished, 0);
+            assert_true(s.window_jobs > 0 && s.window_jobs <= 150);
+            assert_true(s.missed_pct >= 0 && s.missed_pct <= 100);
+            assert_true(s.missed_high_pct <= s.missed_pct);
+            assert_true(s.cpu_util_pct > 0 && s.cpu_util_pct <= 100 + EPS);
+            assert_true(s.bw_util_pct <= s.nvme_usage_pct + EPS);
+            assert_true(s.nvme_usage_pct <= 100 + EPS);
+            assert_true(s.mean_comp_size >= 1 && s.mean_comp_size <= 3);
+            assert_true(s.mean_sharing >= 1);
+            if (p == PL_DISAGG_FIRST_FIT || p == PL_DISAGG_MIN_FRAGMENTATION)
+                assert_float_equal(s.mean_comp_size, 1, 0); /* no over-provisioning */
+            if (p == PL_DISAGG_AWARE)
+                assert_int_equal(s.maxcomp_decisions + s.minfrag_decisions, 150);
+            else
+                assert_int_equal(s.maxcomp_decisions + s.minfrag_decisions,
+                                 p == PL_DISAGG_FIRST_FIT ? 0 : 150);
+        }
+    }
+}
+
+/* The thesis's headline (Table 4.3, S1 at load 0.7: first fit 47.55% missed,
+ * disaggregation-aware 0.47%, sharing 1.00 vs 2.06): five 500-workload runs. */
+static void test_s1_disagg_aware_beats_first_fit(void **st)
+{
+    (void)st;
+    double ff = 0, da = 0;
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        pl_nvme_sim_summary f = run_scenario("nvme-s1", 0.7, 500, seed, PL_DISAGG_FIRST_FIT);
+        pl_nvme_sim_summary d = run_scenario("nvme-s1", 0.7, 500, seed, PL_DISAGG_AWARE);
+        assert_true(d.missed_pct < f.missed_pct);
+        assert_true(d.mean_wait_s < f.mean_wait_s);
+        assert_float_equal(f.mean_sharing, 1.0, EPS);
+        assert_true(d.mean_sharing > 1.5);
+        assert_true(d.mean_comp_size > 1.0);
+        ff += f.missed_pct / 5;
+        da += d.missed_pct / 5;
+    }
+    assert_true(ff > 25);     /* first fit saturates the pool one device per workload */
+    assert_true(da < 10);
+    assert_true(ff - da > 20);
+}
+
+static char cli_out[1 << 16];
+
+static void test_cli(void **st)
+{
+    (void)st;
+    char dir[] = "/tmp/pl_nvme_cli_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char args[256];
+    snprintf(args, sizeof args,
+             "simulate --scenario nvme-s1 --jobs 200 --load 0.8 --policy first-fit,disagg-aware "
+             "--out %s",
+             dir);
+    assert_int_equal(pl_test_run_cli(NULL, args, 0, cli_out, sizeof cli_out), 0);
+    assert_non_null(strstr(cli_out, "nvme-s1: 200 workloads"));
+    assert_non_null(strstr(cli_out, "target load 0.80"));
+    assert_non_null(strstr(cli_out, "\nfirst-fit "));
+    assert_non_null(strstr(cli_out, "\ndisagg-aware "));
+    assert_null(strstr(cli_out, "max-composition "));
+    char path[512];
+    snprintf(path, sizeof path, "%s/nvme-s1-disagg-aware.csv", dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    int lines = 0, ch;
+    while ((ch = fgetc(f)) != EOF)
+        lines += ch == '\n';
+    fclose(f);
+    assert_int_equal(lines, 201);
+    remove(path);
+    snprintf(path, sizeof path, "%s/nvme-s1-first-fit.csv", dir);
+    remove(path);
+    rmdir(dir);
+    assert_int_equal(pl_test_run_cli(NULL, "simulate --scenario nvme-s1 --load 0", 1, cli_out,
+                                     sizeof cli_out),
+                     2);
+    assert_int_equal(pl_test_run_cli(NULL, "simulate --scenario nvme-s9", 1, cli_out,
+                                     sizeof cli_out),
+                     2);
+    assert_int_equal(pl_test_run_cli(NULL, "simulate --scenario nvme-s2 --policy bf", 1, cli_out,
+                                     sizeof cli_out),
+                     2);
+    assert_int_equal(pl_test_run_cli(NULL, "simulate --scenario nvme-s3 --help", 0, cli_out,
+                                     sizeof cli_out),
+                     0);
+    assert_non_null(strstr(cli_out, "--load-basis"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hand_trace_first_fit),
+        cmocka_unit_test(test_hand_trace_max_composition),
+        cmocka_unit_test(test_measurement_window),
+        cmocka_unit_test(test_rate),
+        cmocka_unit_test(test_generate),
+        cmocka_unit_test(test_determinism_csv),
+        cmocka_unit_test(test_scenarios_and_names),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_scenarios_smoke),
+        cmocka_unit_test(test_s1_disagg_aware_beats_first_fit),
+        cmocka_unit_test(test_cli),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
