@@ -175,7 +175,8 @@ int cmd_simulate_nvme(int argc, char **argv)
                    s.window_start_s, s.window_end_s,
                    s.window_reached ? "from the fat node's CPU load factor reaching the target to "
                                       "the last arrival"
-                                    : "the fat node never reached the target: whole run");
+                   : o.window       ? "the fat node never reached the target: whole run"
+                                    : "--all-jobs: whole run");
             printf("%-17s %7s %7s %9s %6s %6s %6s %6s %6s %6s %5s\n", "policy", "missed%",
                    "mhigh%", "wait_s", "comp", "share", "nvme%", "cpu%", "bw%", "cap%", "unfin");
         }
