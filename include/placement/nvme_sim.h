@@ -112,7 +112,7 @@ typedef struct pl_nvme_sim_summary {
     double missed_pct;        /**< Workloads past their deadline (or never run) / all, in %. */
     double missed_high_pct;   /**< High-priority workloads past their deadline / all workloads, in %. */
     double mean_wait_s;       /**< Mean start - arrival of the workloads that ran. */
-    double mean_comp_size;    /**< Mean devices per composition, over compositions created. */
+    double mean_comp_size;    /**< Mean devices per composition, over the compositions created in the window. */
     double mean_sharing;      /**< Sharing ratio: time-weighted mean workloads running on a live composition. */
     double mean_hosted;       /**< Mean workloads a composition hosted over its lifetime (one after another included). */
     double nvme_usage_pct;    /**< Time-weighted share of devices in a composition, in %. */
