@@ -32,6 +32,7 @@ ninja -C "$dir" -j"${JOBS:-2}" $(printf 'fuzz/%s ' "${targets[@]}") || exit 1
 
 export UBSAN_OPTIONS="halt_on_error=1 print_stacktrace=1 ${UBSAN_OPTIONS:-}"
 export ASAN_OPTIONS="detect_leaks=1 ${ASAN_OPTIONS:-}"
+export LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp print_suppressions=0 ${LSAN_OPTIONS:-}"
 failed=0
 for t in "${targets[@]}"; do
   corpus="$dir/corpus/$t"
