@@ -113,26 +113,31 @@ static int tag_has_attr(const char *tag, const char *end, const char *name)
  * upstream in hwloc PR #783) on an <object> that has a cpuset but not all of
  * complete_cpuset, nodeset and complete_nodeset. hwloc's exporter always
  * writes the four together, so an object with some but not all of them is
- * refused before hwloc parses the text. */
-static pl_status xml_sets_complete(const char *what, const char *text)
+ * refused before hwloc parses the text. One pass over [text, text + len)
+ * with bounded compares: a string search per tag would be quadratic. */
+static pl_status xml_sets_complete(const char *what, const char *text, size_t len)
 {
     static const char *const sets[] = {"cpuset", "complete_cpuset", "nodeset",
                                        "complete_nodeset"};
-    for (const char *tag = strstr(text, "<object"); tag; tag = strstr(tag + 1, "<object")) {
-        const char *end = strchr(tag, '>');
-        if (!end)
-            end = tag + strlen(tag);
+    static const char open_tag[] = "<object";
+    const size_t ol = sizeof open_tag - 1;
+    const char *stop = text + len;
+    long line = 1;
+    for (const char *p = text; p < stop; p++) {
+        if (*p == '\n')
+            line++;
+        if (*p != '<' || (size_t)(stop - p) < ol || strncmp(p, open_tag, ol) != 0)
+            continue;
+        const char *end = p + ol;
+        while (end < stop && *end != '>')
+            end++;
         int present = 0;
         for (int i = 0; i < 4; i++)
-            present += tag_has_attr(tag, end, sets[i]);
-        if (present != 0 && present != 4) {
-            long line = 1;
-            for (const char *p = text; p < tag; p++)
-                line += *p == '\n';
+            present += tag_has_attr(p, end, sets[i]);
+        if (present != 0 && present != 4)
             return pl_err(PL_EPARSE, "hwloc could not parse %s as topology XML: line %ld: an "
                           "object needs all of cpuset, complete_cpuset, nodeset and "
                           "complete_nodeset, or none", what, line);
-        }
     }
     return PL_OK;
 }
@@ -164,7 +169,7 @@ static pl_status open_hwloc(const pl_hwloc_opts *o, hwloc_topology_t *out)
         size_t hl = len < sizeof head - 1 ? len : sizeof head - 1;
         memcpy(head, copy, hl);
         head[hl] = '\0';
-        if ((st = xml_sets_complete(what, copy)) != PL_OK) {
+        if ((st = xml_sets_complete(what, copy, len)) != PL_OK) {
             free(copy);
             return st;
         }
