@@ -248,7 +248,11 @@ pl_status pl_disagg_split_count(int64_t gpu_bw, int64_t gpu_mem, int64_t job_bw,
 
 /** Load factors: demands of the given workloads over the cluster's totals. */
 typedef struct pl_disagg_load {
-    double cpu, nvme_bw, nvme_cap, gpu_bw, gpu_mem; /**< 0 when the total is 0. */
+    double cpu;              /**< Cores asked over cores in the cluster; 0 when the total is 0. */
+    double nvme_bw;          /**< NVMe bandwidth asked over the total; 0 when the total is 0. */
+    double nvme_cap;         /**< NVMe capacity asked over the total; 0 when the total is 0. */
+    double gpu_bw;           /**< GPU bandwidth asked over the total; 0 when the total is 0. */
+    double gpu_mem;          /**< GPU memory asked over the total; 0 when the total is 0. */
 } pl_disagg_load;
 
 /**

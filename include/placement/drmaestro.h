@@ -123,7 +123,7 @@ typedef struct pl_drm_nvme {
 /** Decision for one request of the last round, owned by the handle. */
 typedef struct pl_drm_placement {
     int64_t id;                /**< The request's id. */
-    pl_drm_outcome outcome;
+    pl_drm_outcome outcome;    /**< What this round decided for the request. */
     int64_t waited;            /**< W after this round (rounds left unscheduled so far). */
     int32_t tasks;             /**< Number of tasks. */
     const int32_t *machine;    /**< [tasks] machine vertex of each task (valid when placed). */

@@ -49,7 +49,8 @@ typedef struct pl_task_demand {
 
 /** Description of an edge, filled by pl_job_edge(). */
 typedef struct pl_job_edge_info {
-    int32_t a, b;          /**< The two tasks. */
+    int32_t a;             /**< First task. */
+    int32_t b;             /**< Second task. */
     double traffic;        /**< >= 0. */
 } pl_job_edge_info;
 

@@ -58,9 +58,9 @@ extern "C" {
 
 /** A job already running, with the GPU vertices it holds (all borrowed). */
 typedef struct pl_running_job {
-    const pl_job *job;
-    const int32_t *gpus;
-    int32_t ngpus;
+    const pl_job *job;       /**< The job (borrowed). */
+    const int32_t *gpus;     /**< GPU vertex of each of its tasks, [ngpus] (borrowed). */
+    int32_t ngpus;           /**< Length of \c gpus. */
 } pl_running_job;
 
 /** Outcome for one queued job. */
@@ -73,7 +73,7 @@ typedef enum pl_decision_kind {
 
 /** One job's decision, filled by pl_decision_get(). Pointers are owned by the decision. */
 typedef struct pl_decision_info {
-    pl_decision_kind kind;
+    pl_decision_kind kind;   /**< What the policy decided for the job (::pl_decision_kind). */
     int32_t ngpus;           /**< Tasks placed (0 unless placed). */
     const int32_t *gpus;     /**< GPU vertex of task i. */
     int32_t machine;         /**< The machine vertex holding them, or -1 if several. */
@@ -102,18 +102,18 @@ void pl_policy_opts_init(pl_policy_opts *opts);
 
 /** What a policy receives (for policies written outside the library). */
 typedef struct pl_policy_request {
-    const pl_policy_opts *opts;
-    const pl_topology *topo;
-    const pl_running_job *running;
-    int32_t nrunning;
-    pl_job *const *queue;
-    int32_t nqueue;
+    const pl_policy_opts *opts;     /**< Options of this call (never NULL: defaults filled in). */
+    const pl_topology *topo;        /**< Cluster, with the running jobs' GPUs allocated. */
+    const pl_running_job *running;  /**< Jobs already running, [nrunning]. */
+    int32_t nrunning;               /**< Length of \c running. */
+    pl_job *const *queue;           /**< Jobs to decide, in queue order, [nqueue]. */
+    int32_t nqueue;                 /**< Length of \c queue. */
 } pl_policy_request;
 
 /** A placement policy, registered by name. */
 typedef struct pl_policy_ops {
-    const char *name;
-    const char *description;
+    const char *name;        /**< Unique registry name, e.g. "topo-aware". */
+    const char *description; /**< One line for `placement policies`. */
     /** Fill \p out (created with nqueue WAITING entries) with a decision
      *  per queued job, using pl_decision_set(). Must not modify the request. */
     pl_status (*place)(const pl_policy_request *req, pl_decision *out);

@@ -88,10 +88,12 @@ typedef enum pl_sim_job_state {
 /** One job's record (strings owned by the workload's jobs). */
 typedef struct pl_sim_job_record {
     int32_t job;             /**< Index in the workload. */
-    const char *name;
-    pl_sim_job_state state;
-    int32_t ngpus;
-    double arrival, start, finish; /**< Seconds (start, finish: -1 if not run). */
+    const char *name;        /**< The job's name. */
+    pl_sim_job_state state;  /**< What happened to it. */
+    int32_t ngpus;           /**< GPUs it needs (one per task). */
+    double arrival;          /**< Arrival time, seconds. */
+    double start;            /**< Start time, seconds; -1 if not run. */
+    double finish;           /**< Finish time, seconds; -1 if not run. */
     double wait;             /**< start - arrival. */
     double run_time;         /**< finish - start. */
     double ideal_time;       /**< Solo time of the best spread the machine allows (intra-socket if its
@@ -107,16 +109,25 @@ typedef struct pl_sim_job_record {
 
 /** Aggregates of a run (doc/simulator.md defines each). */
 typedef struct pl_sim_summary {
-    int32_t jobs, done, rejected, unfinished;
+    int32_t jobs;            /**< Jobs in the workload. */
+    int32_t done;            /**< Jobs that ran to completion. */
+    int32_t rejected;        /**< Jobs the policy rejected. */
+    int32_t unfinished;      /**< Jobs never placed. */
     double makespan;         /**< Last finish - first arrival (the SC17 paper's "cumulative execution time"). */
-    double mean_wait, max_wait;
+    double mean_wait;        /**< Mean start - arrival over the done jobs, seconds. */
+    double max_wait;         /**< Largest start - arrival over the done jobs, seconds. */
     double mean_turnaround;  /**< Mean finish - arrival. */
-    double mean_slowdown, max_slowdown;
+    double mean_slowdown;    /**< Mean slowdown (run_time / ideal_time) over the done jobs. */
+    double max_slowdown;     /**< Largest slowdown over the done jobs. */
     int32_t slower_than_ideal;   /**< Done jobs with slowdown > 1 + 1e-6. */
     int32_t below_min_utility;   /**< Jobs placed with utility below their minimal utility. */
     int32_t slo_violations;      /**< Jobs with an SLO whose finish - arrival exceeds it. */
     int64_t rounds;              /**< Policy calls. */
-    double decision_mean, decision_p50, decision_p90, decision_p99, decision_max; /**< Seconds per call. */
+    double decision_mean;        /**< Mean seconds per policy call. */
+    double decision_p50;         /**< Median seconds per policy call. */
+    double decision_p90;         /**< 90th percentile of seconds per policy call. */
+    double decision_p99;         /**< 99th percentile of seconds per policy call. */
+    double decision_max;         /**< Slowest policy call, seconds. */
     double wall_time;            /**< Seconds pl_sim_run() took. */
 } pl_sim_summary;
 

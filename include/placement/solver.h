@@ -180,6 +180,7 @@ typedef struct pl_solve_stats {
 typedef struct pl_solver_ops {
     const char *name;         /**< Unique registry name, e.g. "ssp". */
     const char *description;  /**< One line for `placement solvers`. */
+    /** Solve \p p into \p out (see above for the contract and return codes). */
     pl_status (*solve)(const pl_flow_problem *p, const pl_solve_opts *opts,
                        pl_flow_solution *out);
     unsigned flags;           /**< ::PL_SOLVER_WARM_START and friends; 0 for none. */

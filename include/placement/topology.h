@@ -106,7 +106,7 @@ typedef enum pl_resource {
 
 /** Description of a vertex, filled by pl_topology_vertex(). */
 typedef struct pl_vertex_info {
-    pl_vertex_kind kind;
+    pl_vertex_kind kind; /**< What the vertex is (::pl_vertex_kind: machine, package, GPU, ...). */
     int32_t parent;      /**< Containing vertex, or -1 for a root. */
     int32_t depth;       /**< 0 for a root, parent's depth + 1 otherwise. */
     int32_t os_index;    /**< OS / physical index (e.g. CUDA device number), -1 if none. */
@@ -115,8 +115,9 @@ typedef struct pl_vertex_info {
 
 /** Description of a link, filled by pl_topology_link(). */
 typedef struct pl_link_info {
-    int32_t a, b;            /**< The two ends (a link is undirected). */
-    pl_link_kind kind;
+    int32_t a;               /**< One end (a link is undirected). */
+    int32_t b;               /**< The other end. */
+    pl_link_kind kind;       /**< Technology of the link (::pl_link_kind). */
     int64_t bw_bytes_per_s;  /**< Bandwidth in each direction; 0 = unknown (treated as unlimited). */
     int64_t latency_ns;      /**< 0 = unknown. */
     int64_t weight;          /**< Qualitative distance weight, > 0. */

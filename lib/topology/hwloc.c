@@ -61,21 +61,84 @@ static pl_status parse_error(const char *what, const char *head, int err)
                   err ? ": " : "", err ? strerror(err) : "");
 }
 
-/* Open the file ourselves first: hwloc reports every failure as EINVAL, so
- * this is the only way to tell an unreadable file (EIO) from a bad one. The
- * head is kept to recognise hwloc 3 exports. */
-static pl_status read_head(const char *path, char *head, size_t size)
+/* Read the whole file ourselves: hwloc reports every failure as EINVAL, so
+ * this is the only way to tell an unreadable file (EIO) from a bad one, and
+ * the text must be checked by xml_sets_complete() before hwloc sees it. */
+static pl_status read_file(const char *path, char **text, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return pl_err(PL_EIO, "cannot open %s: %s", path, strerror(errno));
-    size_t got = fread(head, 1, size - 1, f);
-    int bad = ferror(f);
-    int err = errno;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = pl_alloc(cap, 1);
+    pl_status st = buf ? PL_OK : PL_ENOMEM;
+    while (st == PL_OK) {
+        n += fread(buf + n, 1, cap - 1 - n, f);
+        if (ferror(f)) {
+            st = pl_err(PL_EIO, "cannot read %s: %s", path, strerror(errno));
+        } else if (feof(f)) {
+            break;
+        } else if (n == cap - 1) {
+            char *bigger = cap > (size_t)INT32_MAX / 2 ? NULL : pl_realloc_array(buf, cap * 2, 1);
+            if (!bigger)
+                st = cap > (size_t)INT32_MAX / 2
+                         ? pl_err(PL_EINVAL, "%s: XML file too large", path) : PL_ENOMEM;
+            else
+                buf = bigger, cap *= 2;
+        }
+    }
     fclose(f);
-    if (bad)
-        return pl_err(PL_EIO, "cannot read %s: %s", path, strerror(err));
-    head[got] = '\0';
+    if (st != PL_OK) {
+        free(buf);
+        return st;
+    }
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return PL_OK;
+}
+
+/* Whether the attribute \p name="..." appears in the tag [tag, end). */
+static int tag_has_attr(const char *tag, const char *end, const char *name)
+{
+    size_t nl = strlen(name);
+    for (const char *p = tag; p + nl + 1 < end; p++)
+        if ((p[0] == ' ' || p[0] == '\t' || p[0] == '\n' || p[0] == '\r') &&
+            strncmp(p + 1, name, nl) == 0 && p[1 + nl] == '=')
+            return 1;
+    return 0;
+}
+
+/* hwloc 2.9 crashes (NULL bitmap in hwloc_bitmap_compare_first, fixed
+ * upstream in hwloc PR #783) on an <object> that has a cpuset but not all of
+ * complete_cpuset, nodeset and complete_nodeset. hwloc's exporter always
+ * writes the four together, so an object with some but not all of them is
+ * refused before hwloc parses the text. One pass over [text, text + len)
+ * with bounded compares: a string search per tag would be quadratic. */
+static pl_status xml_sets_complete(const char *what, const char *text, size_t len)
+{
+    static const char *const sets[] = {"cpuset", "complete_cpuset", "nodeset",
+                                       "complete_nodeset"};
+    static const char open_tag[] = "<object";
+    const size_t ol = sizeof open_tag - 1;
+    const char *stop = text + len;
+    long line = 1;
+    for (const char *p = text; p < stop; p++) {
+        if (*p == '\n')
+            line++;
+        if (*p != '<' || (size_t)(stop - p) < ol || strncmp(p, open_tag, ol) != 0)
+            continue;
+        const char *end = p + ol;
+        while (end < stop && *end != '>')
+            end++;
+        int present = 0;
+        for (int i = 0; i < 4; i++)
+            present += tag_has_attr(p, end, sets[i]);
+        if (present != 0 && present != 4)
+            return pl_err(PL_EPARSE, "hwloc could not parse %s as topology XML: line %ld: an "
+                          "object needs all of cpuset, complete_cpuset, nodeset and "
+                          "complete_nodeset, or none", what, line);
+    }
     return PL_OK;
 }
 
@@ -89,9 +152,10 @@ static pl_status open_hwloc(const pl_hwloc_opts *o, hwloc_topology_t *out)
     size_t len = 0;
     pl_status st;
 
-    if (o->xml_path && (st = read_head(o->xml_path, head, sizeof head)) != PL_OK)
-        return st;
-    if (!o->xml_path && o->xml_buffer) {
+    if (o->xml_path) {
+        if ((st = read_file(o->xml_path, &copy, &len)) != PL_OK)
+            return st;
+    } else if (o->xml_buffer) {
         len = o->xml_length ? o->xml_length : strlen(o->xml_buffer);
         if (len > (size_t)INT32_MAX - 1)
             return pl_err(PL_EINVAL, "pl_topology_load_hwloc: XML buffer of %zu bytes is too large", len);
@@ -100,9 +164,15 @@ static pl_status open_hwloc(const pl_hwloc_opts *o, hwloc_topology_t *out)
         if (!(copy = pl_alloc(len + 1, 1)))
             return PL_ENOMEM;
         memcpy(copy, o->xml_buffer, len);
+    }
+    if (copy) {
         size_t hl = len < sizeof head - 1 ? len : sizeof head - 1;
         memcpy(head, copy, hl);
         head[hl] = '\0';
+        if ((st = xml_sets_complete(what, copy, len)) != PL_OK) {
+            free(copy);
+            return st;
+        }
     }
 
     hwloc_topology_t h;
@@ -112,9 +182,7 @@ static pl_status open_hwloc(const pl_hwloc_opts *o, hwloc_topology_t *out)
     }
     errno = 0;
     int rc = 0;
-    if (o->xml_path)
-        rc = hwloc_topology_set_xml(h, o->xml_path);
-    else if (copy)
+    if (copy)
         rc = hwloc_topology_set_xmlbuffer(h, copy, (int)len + 1);
     if (rc == 0)
         rc = hwloc_topology_set_io_types_filter(h, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);

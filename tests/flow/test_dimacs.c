@@ -235,6 +235,19 @@ static void test_message_names_file(void **s)
     remove(path);
 }
 
+
+/* Empty input, a negative capacity and a truncated last line (doc/robustness.md). */
+static void test_degenerate_inputs(void **s)
+{
+    (void)s;
+    pl_flownet *net = NULL;
+    assert_pl_status(pl_flownet_read_dimacs_string("", 0, &net), PL_EPARSE);
+    assert_non_null(strstr(pl_last_error(), "<string>:0: no problem line"));
+    assert_null(net);
+    expect_parse_error("p min 2 1\na 1 2 0 -1 1\n", ":2:", "lower bound 0 exceeds capacity -1");
+    expect_parse_error("p min 2 1\na 1 2 0 1", ":2:", "missing fields: expected 'a TAIL HEAD LOW CAP COST'");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -244,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_problem_line_errors), cmocka_unit_test(test_count_errors),
         cmocka_unit_test(test_range_errors),        cmocka_unit_test(test_number_errors),
         cmocka_unit_test(test_line_errors),         cmocka_unit_test(test_message_names_file),
+        cmocka_unit_test(test_degenerate_inputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* pl_topology_load_json(): clusters from inline templates (counts, names,
  * capacities, links, hand-computed distances and bandwidths), files, and the
  * schema errors with the JSON path of the bad field. */
+#include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
 
@@ -452,6 +453,56 @@ static void test_json_builtin_and_xml_templates(void **state)
     pl_topology_free(t);
 }
 
+
+/* JSON that nests \p depth arrays inside {"<key>": ...}; the caller frees it. */
+static char *degenerate_deep_json(const char *key, int depth)
+{
+    size_t n = strlen(key) + 2 * (size_t)depth + 16;
+    char *s = malloc(n);
+    assert_non_null(s);
+    int k = snprintf(s, n, "{\"%s\": ", key);
+    for (int i = 0; i < depth; i++)
+        s[k + i] = '[';
+    for (int i = 0; i < depth; i++)
+        s[k + depth + i] = ']';
+    strcpy(s + k + 2 * depth, "}");
+    return s;
+}
+
+/* Degenerate documents (doc/robustness.md): each is refused by the JSON
+ * parser with the position of the problem; JSON has no NaN or infinity, and
+ * numbers beyond double or int64 range overflow in the parser. */
+static void test_degenerate_documents(void **state)
+{
+    (void)state;
+    static const struct { const char *text; const char *message; } cases[] = {
+        {" \n", "<string>:2:0: '[' or '{' expected near end of file"},
+        {"{\"racks\": NaN}", "invalid token near 'NaN'"},
+        {"{\"racks\": -Infinity}", "invalid token near '-'"},
+        {"{\"racks\": 1e400}", "real number overflow near '1e400'"},
+        {"{\"racks\": 99999999999999999999}", "too big integer near '99999999999999999999'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pl_topology *out = NULL;
+        pl_status st = pl_topology_load_json_string(cases[i].text, 0, &out);
+        if (st != PL_EPARSE || !strstr(pl_last_error(), cases[i].message))
+            fail_msg("%s: %s \"%s\", want PL_EPARSE \"%s\"", cases[i].text, pl_status_name(st),
+                     pl_last_error(), cases[i].message);
+        assert_null(out);
+    }
+    /* Empty text: a length of 1 covering only a NUL byte, since 0 means strlen. */
+    pl_topology *out = NULL;
+    assert_pl_status(pl_topology_load_json_string("", 0, &out), PL_EPARSE);
+    assert_non_null(strstr(pl_last_error(), "<string>:1:0: '[' or '{' expected near end of file"));
+    /* Deep nesting stops at jansson's depth limit (2048) instead of
+     * exhausting the stack. */
+    char *deep = degenerate_deep_json("racks", 100000);
+    assert_pl_status(pl_topology_load_json_string(deep, 0, &out), PL_EPARSE);
+    assert_non_null(strstr(pl_last_error(), "maximum parsing depth reached"));
+    assert_null(out);
+    free(deep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -462,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_json_errors),
         cmocka_unit_test(test_json_file),
         cmocka_unit_test(test_json_builtin_and_xml_templates),
+        cmocka_unit_test(test_degenerate_documents),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
