@@ -9,7 +9,7 @@ PACKAGES=(
   libcmocka-dev
   swig python3 python3-dev python3-pytest python3-networkx python3-numpy
   lua5.4 liblua5.4-dev
-  valgrind
+  valgrind doxygen
 )
 
 missing=()

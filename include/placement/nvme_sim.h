@@ -95,9 +95,12 @@ pl_status pl_nvme_sim_generate(const pl_nvme_sim_opts *o, pl_disagg_workload **j
 
 /** Outcome of one workload. */
 typedef struct pl_nvme_sim_record {
-    double arrival_s, start_s, finish_s, deadline_s; /**< start/finish -1 if it never ran. */
+    double arrival_s;     /**< Arrival time, s. */
+    double start_s;       /**< Start time, s; -1 if it never ran. */
+    double finish_s;      /**< Finish time, s; -1 if it never ran. */
+    double deadline_s;    /**< Deadline (Eq. 4.5), s. */
     int type;             /**< 0 bandwidth, 1 capacity, 2 compute, 3 other (by its requests). */
-    int high_priority;
+    int high_priority;    /**< 1 for a high-priority workload (deadline factor 1.2). */
     int missed;           /**< finish > deadline, or never ran. */
     int32_t node;         /**< Node of its cores, -1 if it never ran. */
     int32_t composition;  /**< Composition id, -1 for none. */
@@ -108,7 +111,9 @@ typedef struct pl_nvme_sim_record {
 
 /** Aggregates of a run (definitions: doc/results.md, "Seed 001"). */
 typedef struct pl_nvme_sim_summary {
-    int32_t jobs, done, unfinished;
+    int32_t jobs;             /**< Workloads generated. */
+    int32_t done;             /**< Workloads that finished. */
+    int32_t unfinished;       /**< Workloads still queued or running at the end. */
     double missed_pct;        /**< Workloads past their deadline (or never run) / all, in %. */
     double missed_high_pct;   /**< High-priority workloads past their deadline / all workloads, in %. */
     double mean_wait_s;       /**< Mean start - arrival of the workloads that ran. */
@@ -124,7 +129,8 @@ typedef struct pl_nvme_sim_summary {
     int32_t window_jobs;      /**< Workloads arriving in the window: the denominator of the % metrics. */
     int window_reached;       /**< 1: the fat node reached the target load; 0: it did not (or window off) and every workload counts. */
     int32_t compositions;     /**< Compositions created. */
-    int32_t maxcomp_decisions, minfrag_decisions; /**< Under ::PL_DISAGG_AWARE: Eq. 4.4's picks. */
+    int32_t maxcomp_decisions; /**< Under ::PL_DISAGG_AWARE: times Eq. 4.4 picked max-composition. */
+    int32_t minfrag_decisions; /**< Under ::PL_DISAGG_AWARE: times Eq. 4.4 picked min-fragmentation. */
 } pl_nvme_sim_summary;
 
 /** Opaque result of a run. */
