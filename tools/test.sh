@@ -6,7 +6,8 @@
 # runtime LD_PRELOADed into python3/lua5.4, see doc/bindings.md). The last
 # line is 'N passed, N failed' over all of them, each pytest test and each
 # Lua check counted individually (tests/summarize.py); then a subset of the
-# C suites under valgrind memcheck, each suite counting once.
+# C suites under valgrind memcheck, each suite counting once, and the
+# thread-safety suite under ThreadSanitizer.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -51,6 +52,21 @@ echo "== C subset under valgrind memcheck"
 bash tools/valgrind.sh build > build.valgrind.log 2>&1
 grep -E '^(PASS|FAIL) ' build.valgrind.log || tail -5 build.valgrind.log
 results+=(--counts "valgrind:build.valgrind.log")
+
+# The thread-safety suite again under ThreadSanitizer (tools/tsan.sh builds
+# only what it needs in build-tsan); its cmocka tests count in the total.
+echo "== threads suite under ThreadSanitizer"
+if bash tools/tsan.sh build-tsan > build-tsan.build.log 2>&1; then
+  echo "  threads (TSan): OK"
+else
+  tail -20 build-tsan.build.log
+  echo "  threads (TSan): FAILED"
+fi
+if [ -f build-tsan/meson-logs/testlog.json ]; then
+  results+=(--meson "threads (TSan):build-tsan/meson-logs/testlog.json")
+else
+  results+=(--counts "threads (TSan):/dev/null")  # did not build: one failure
+fi
 
 echo "== summary"
 python3 tests/summarize.py "${results[@]}"

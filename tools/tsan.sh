@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Build the library and the thread-safety suite (tests/threads) with
-# ThreadSanitizer in build-tsan and run that suite. Not part of tools/test.sh:
-# a TSan build is a separate, slower configuration. Exit status 0 when the
-# suite passes with no race reported (TSan makes a reported race fail it).
+# ThreadSanitizer in build-tsan and run that suite (tools/test.sh calls it).
+# Exit status 0 when the suite passes with no race reported (TSan makes a reported race fail it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build-tsan}
