@@ -28,6 +28,49 @@ int pl_test_run_cli(const char *dir, const char *args, int merge, char *out, siz
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+char *pl_test_deep_json(const char *key, int depth)
+{
+    size_t n = strlen(key) + 2 * (size_t)depth + 16;
+    char *s = malloc(n);
+    assert_non_null(s);
+    int k = snprintf(s, n, "{\"%s\": ", key);
+    memset(s + k, '[', (size_t)depth);
+    memset(s + k + depth, ']', (size_t)depth);
+    strcpy(s + k + 2 * depth, "}");
+    return s;
+}
+
+static void expect_parse_error(pl_test_json_loader load, const char *text, size_t length, const char *message)
+{
+    pl_status st = load(text, length);
+    if (st != PL_EPARSE || !strstr(pl_last_error(), message))
+        fail_msg("%s: %s \"%s\", want PL_EPARSE \"%s\"", text, pl_status_name(st), pl_last_error(), message);
+}
+
+void pl_test_degenerate_json(const char *key, pl_test_json_loader load)
+{
+    /* JSON has no NaN or infinity, and numbers beyond double or int64 range
+     * overflow in the parser: each is refused with its position. */
+    static const struct { const char *value; const char *message; } cases[] = {
+        {"NaN", "invalid token near 'NaN'"},
+        {"-Infinity", "invalid token near '-'"},
+        {"1e400", "real number overflow near '1e400'"},
+        {"99999999999999999999", "too big integer near '99999999999999999999'"},
+    };
+    char text[128];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(text, sizeof text, "{\"%s\": %s}", key, cases[i].value);
+        expect_parse_error(load, text, 0, cases[i].message);
+    }
+    expect_parse_error(load, " \n", 0, "<string>:2:0: '[' or '{' expected near end of file");
+    expect_parse_error(load, "", 0, "<string>:1:0: '[' or '{' expected near end of file");
+    /* Deep nesting stops at jansson's depth limit (2048) instead of
+     * exhausting the stack. */
+    char *deep = pl_test_deep_json(key, 100000);
+    expect_parse_error(load, deep, 0, "maximum parsing depth reached");
+    free(deep);
+}
+
 pl_status pl_test_solve(pl_flownet *net, const char *solver, int64_t *cost)
 {
     pl_solve_opts o;

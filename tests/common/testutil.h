@@ -35,6 +35,19 @@ const char *pl_test_data(char *buf, const char *rel);
  * return the exit status (-1 if it did not exit). */
 int pl_test_run_cli(const char *dir, const char *args, int merge, char *out, size_t cap);
 
+/* A JSON loader under test: parse text (length 0: strlen), free what it
+ * built, and return its status; on failure it must have built nothing. */
+typedef pl_status (*pl_test_json_loader)(const char *text, size_t length);
+
+/* JSON {"<key>": [[[...]]]} nesting depth arrays; the caller frees it. */
+char *pl_test_deep_json(const char *key, int depth);
+
+/* The degenerate documents of doc/robustness.md against one loader whose
+ * top-level object takes key: blank and empty text, NaN, -Infinity, 1e400,
+ * a 20-digit integer and 100000-deep nesting are each PL_EPARSE with the
+ * parser's position or reason. */
+void pl_test_degenerate_json(const char *key, pl_test_json_loader load);
+
 /* Solve net with the named solver (and certificate verification); return status. */
 pl_status pl_test_solve(pl_flownet *net, const char *solver, int64_t *cost);
 

@@ -348,53 +348,22 @@ static void test_builtin_equals_file(void **state)
 }
 
 
-/* JSON that nests \p depth arrays inside {"<key>": ...}; the caller frees it. */
-static char *degenerate_deep_json(const char *key, int depth)
+/* pl_test_json_loader over pl_profile_set_load_sc17_string(). */
+static pl_status load_profiles(const char *text, size_t length)
 {
-    size_t n = strlen(key) + 2 * (size_t)depth + 16;
-    char *s = malloc(n);
-    assert_non_null(s);
-    int k = snprintf(s, n, "{\"%s\": ", key);
-    for (int i = 0; i < depth; i++)
-        s[k + i] = '[';
-    for (int i = 0; i < depth; i++)
-        s[k + depth + i] = ']';
-    strcpy(s + k + 2 * depth, "}");
-    return s;
+    pl_profile_set *ps = NULL;
+    pl_status st = pl_profile_set_load_sc17_string(text, length, &ps);
+    if (st)
+        assert_null(ps);
+    pl_profile_set_free(ps);
+    return st;
 }
 
-/* Degenerate documents (doc/robustness.md): each is refused by the JSON
- * parser with the position of the problem; JSON has no NaN or infinity, and
- * numbers beyond double or int64 range overflow in the parser. */
+/* Degenerate documents (doc/robustness.md), shared with the other JSON suites. */
 static void test_degenerate_documents(void **state)
 {
     (void)state;
-    static const struct { const char *text; const char *message; } cases[] = {
-        {" \n", "<string>:2:0: '[' or '{' expected near end of file"},
-        {"{\"solo\": NaN}", "invalid token near 'NaN'"},
-        {"{\"solo\": -Infinity}", "invalid token near '-'"},
-        {"{\"solo\": 1e400}", "real number overflow near '1e400'"},
-        {"{\"solo\": 99999999999999999999}", "too big integer near '99999999999999999999'"},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        pl_profile_set *out = NULL;
-        pl_status st = pl_profile_set_load_sc17_string(cases[i].text, 0, &out);
-        if (st != PL_EPARSE || !strstr(pl_last_error(), cases[i].message))
-            fail_msg("%s: %s \"%s\", want PL_EPARSE \"%s\"", cases[i].text, pl_status_name(st),
-                     pl_last_error(), cases[i].message);
-        assert_null(out);
-    }
-    /* Empty text: a length of 1 covering only a NUL byte, since 0 means strlen. */
-    pl_profile_set *out = NULL;
-    assert_pl_status(pl_profile_set_load_sc17_string("", 0, &out), PL_EPARSE);
-    assert_non_null(strstr(pl_last_error(), "<string>:1:0: '[' or '{' expected near end of file"));
-    /* Deep nesting stops at jansson's depth limit (2048) instead of
-     * exhausting the stack. */
-    char *deep = degenerate_deep_json("solo", 100000);
-    assert_pl_status(pl_profile_set_load_sc17_string(deep, 0, &out), PL_EPARSE);
-    assert_non_null(strstr(pl_last_error(), "maximum parsing depth reached"));
-    assert_null(out);
-    free(deep);
+    pl_test_degenerate_json("solo", load_profiles);
 }
 
 int main(void)

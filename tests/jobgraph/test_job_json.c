@@ -230,56 +230,25 @@ static void test_syntax_and_io(void **state)
 }
 
 
-/* JSON that nests \p depth arrays inside {"<key>": ...}; the caller frees it. */
-static char *degenerate_deep_json(const char *key, int depth)
+/* pl_test_json_loader over pl_jobset_load_json_string(). */
+static pl_status load_jobs(const char *text, size_t length)
 {
-    size_t n = strlen(key) + 2 * (size_t)depth + 16;
-    char *s = malloc(n);
-    assert_non_null(s);
-    int k = snprintf(s, n, "{\"%s\": ", key);
-    for (int i = 0; i < depth; i++)
-        s[k + i] = '[';
-    for (int i = 0; i < depth; i++)
-        s[k + depth + i] = ']';
-    strcpy(s + k + 2 * depth, "}");
-    return s;
+    pl_jobset *set = NULL;
+    pl_status st = pl_jobset_load_json_string(text, length, &set);
+    if (st)
+        assert_null(set);
+    pl_jobset_free(set);
+    return st;
 }
 
-/* Degenerate documents (doc/robustness.md): each is refused by the JSON
- * parser with the position of the problem; JSON has no NaN or infinity, and
- * numbers beyond double or int64 range overflow in the parser. */
+/* Degenerate documents (doc/robustness.md), shared with the other JSON suites. */
 static void test_degenerate_documents(void **state)
 {
     (void)state;
-    static const struct { const char *text; const char *message; } cases[] = {
-        {" \n", "<string>:2:0: '[' or '{' expected near end of file"},
-        {"{\"jobs\": NaN}", "invalid token near 'NaN'"},
-        {"{\"jobs\": -Infinity}", "invalid token near '-'"},
-        {"{\"jobs\": 1e400}", "real number overflow near '1e400'"},
-        {"{\"jobs\": 99999999999999999999}", "too big integer near '99999999999999999999'"},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        pl_jobset *out = NULL;
-        pl_status st = pl_jobset_load_json_string(cases[i].text, 0, &out);
-        if (st != PL_EPARSE || !strstr(pl_last_error(), cases[i].message))
-            fail_msg("%s: %s \"%s\", want PL_EPARSE \"%s\"", cases[i].text, pl_status_name(st),
-                     pl_last_error(), cases[i].message);
-        assert_null(out);
-    }
-    /* Empty text: a length of 1 covering only a NUL byte, since 0 means strlen. */
-    pl_jobset *out = NULL;
-    assert_pl_status(pl_jobset_load_json_string("", 0, &out), PL_EPARSE);
-    assert_non_null(strstr(pl_last_error(), "<string>:1:0: '[' or '{' expected near end of file"));
-    /* Deep nesting stops at jansson's depth limit (2048) instead of
-     * exhausting the stack. */
-    char *deep = degenerate_deep_json("jobs", 100000);
-    assert_pl_status(pl_jobset_load_json_string(deep, 0, &out), PL_EPARSE);
-    assert_non_null(strstr(pl_last_error(), "maximum parsing depth reached"));
-    assert_null(out);
-    free(deep);
+    pl_test_degenerate_json("jobs", load_jobs);
     /* Nesting within the limit reaches the schema check. */
-    deep = degenerate_deep_json("jobs", 100);
-    assert_pl_status(pl_jobset_load_json_string(deep, 0, &out), PL_EPARSE);
+    char *deep = pl_test_deep_json("jobs", 100);
+    assert_pl_status(load_jobs(deep, 0), PL_EPARSE);
     assert_string_equal(pl_last_error(), "$.jobs[0]: expected an object, got an array");
     free(deep);
 }

@@ -454,53 +454,22 @@ static void test_json_builtin_and_xml_templates(void **state)
 }
 
 
-/* JSON that nests \p depth arrays inside {"<key>": ...}; the caller frees it. */
-static char *degenerate_deep_json(const char *key, int depth)
+/* pl_test_json_loader over pl_topology_load_json_string(). */
+static pl_status load_topology(const char *text, size_t length)
 {
-    size_t n = strlen(key) + 2 * (size_t)depth + 16;
-    char *s = malloc(n);
-    assert_non_null(s);
-    int k = snprintf(s, n, "{\"%s\": ", key);
-    for (int i = 0; i < depth; i++)
-        s[k + i] = '[';
-    for (int i = 0; i < depth; i++)
-        s[k + depth + i] = ']';
-    strcpy(s + k + 2 * depth, "}");
-    return s;
+    pl_topology *t = NULL;
+    pl_status st = pl_topology_load_json_string(text, length, &t);
+    if (st)
+        assert_null(t);
+    pl_topology_free(t);
+    return st;
 }
 
-/* Degenerate documents (doc/robustness.md): each is refused by the JSON
- * parser with the position of the problem; JSON has no NaN or infinity, and
- * numbers beyond double or int64 range overflow in the parser. */
+/* Degenerate documents (doc/robustness.md), shared with the other JSON suites. */
 static void test_degenerate_documents(void **state)
 {
     (void)state;
-    static const struct { const char *text; const char *message; } cases[] = {
-        {" \n", "<string>:2:0: '[' or '{' expected near end of file"},
-        {"{\"racks\": NaN}", "invalid token near 'NaN'"},
-        {"{\"racks\": -Infinity}", "invalid token near '-'"},
-        {"{\"racks\": 1e400}", "real number overflow near '1e400'"},
-        {"{\"racks\": 99999999999999999999}", "too big integer near '99999999999999999999'"},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        pl_topology *out = NULL;
-        pl_status st = pl_topology_load_json_string(cases[i].text, 0, &out);
-        if (st != PL_EPARSE || !strstr(pl_last_error(), cases[i].message))
-            fail_msg("%s: %s \"%s\", want PL_EPARSE \"%s\"", cases[i].text, pl_status_name(st),
-                     pl_last_error(), cases[i].message);
-        assert_null(out);
-    }
-    /* Empty text: a length of 1 covering only a NUL byte, since 0 means strlen. */
-    pl_topology *out = NULL;
-    assert_pl_status(pl_topology_load_json_string("", 0, &out), PL_EPARSE);
-    assert_non_null(strstr(pl_last_error(), "<string>:1:0: '[' or '{' expected near end of file"));
-    /* Deep nesting stops at jansson's depth limit (2048) instead of
-     * exhausting the stack. */
-    char *deep = degenerate_deep_json("racks", 100000);
-    assert_pl_status(pl_topology_load_json_string(deep, 0, &out), PL_EPARSE);
-    assert_non_null(strstr(pl_last_error(), "maximum parsing depth reached"));
-    assert_null(out);
-    free(deep);
+    pl_test_degenerate_json("racks", load_topology);
 }
 
 int main(void)
