@@ -1,3 +1,4 @@
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,49 @@ int pl_test_run_cli(const char *dir, const char *args, int merge, char *out, siz
     out[n] = '\0';
     int st = pclose(p);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int pl_test_read_fixtures(pl_test_fixture **out)
+{
+    char path[PL_PATH_MAX];
+    *out = NULL;
+    FILE *f = fopen(pl_test_data(path, "flow/EXPECTED.txt"), "r");
+    if (!f) {
+        fprintf(stderr, "cannot open %s\n", path);
+        return -1;
+    }
+    int cap = 0, n = 0;
+    pl_test_fixture *fx = NULL;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        pl_test_fixture r = {0};
+        if (sscanf(line, "%255s cost=%" SCNd64 " nodes=%" SCNd32 " arcs=%" SCNd32, r.file, &r.cost,
+                   &r.nodes, &r.arcs) != 4)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 32;
+            pl_test_fixture *grown = realloc(fx, (size_t)cap * sizeof *fx);
+            if (!grown) {
+                free(fx);
+                fclose(f);
+                return -1;
+            }
+            fx = grown;
+        }
+        fx[n++] = r;
+    }
+    fclose(f);
+    *out = fx;
+    return n;
+}
+
+pl_flownet *pl_test_load_fixture(const pl_test_fixture *fx)
+{
+    char path[PL_PATH_MAX], rel[300];
+    snprintf(rel, sizeof rel, "flow/%s", fx->file);
+    pl_flownet *net = NULL;
+    assert_pl_ok(pl_flownet_read_dimacs(pl_test_data(path, rel), &net));
+    return net;
 }
 
 char *pl_test_deep_json(const char *key, int depth)

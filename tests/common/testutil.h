@@ -35,6 +35,20 @@ const char *pl_test_data(char *buf, const char *rel);
  * return the exit status (-1 if it did not exit). */
 int pl_test_run_cli(const char *dir, const char *args, int merge, char *out, size_t cap);
 
+/* One line of tests/data/flow/EXPECTED.txt: "FILE cost=C nodes=N arcs=M". */
+typedef struct pl_test_fixture {
+    char file[256];
+    int64_t cost;
+    int32_t nodes, arcs;
+} pl_test_fixture;
+
+/* Every fixture listed in EXPECTED.txt, in file order, into a malloc'ed
+ * array (free() it); returns the count, or -1 if the file cannot be read. */
+int pl_test_read_fixtures(pl_test_fixture **out);
+
+/* Read fixture fx's DIMACS file (failing the test if it cannot). */
+pl_flownet *pl_test_load_fixture(const pl_test_fixture *fx);
+
 /* A JSON loader under test: parse text (length 0: strlen), free what it
  * built, and return its status; on failure it must have built nothing. */
 typedef pl_status (*pl_test_json_loader)(const char *text, size_t length);

@@ -356,20 +356,13 @@ static void test_direct_nothing_to_do(void **state)
 static void test_fixtures(void **state)
 {
     (void)state;
-    char path[PL_PATH_MAX];
-    FILE *f = fopen(pl_test_data(path, "flow/EXPECTED.txt"), "r");
-    assert_non_null(f);
-    char line[512];
-    int count = 0;
-    while (fgets(line, sizeof line, f)) {
-        char file[256], rel[300];
-        int64_t want;
-        int nodes, arcs;
-        if (sscanf(line, "%255s cost=%" SCNd64 " nodes=%d arcs=%d", file, &want, &nodes, &arcs) != 4)
-            continue;
-        snprintf(rel, sizeof rel, "flow/%s", file);
-        pl_flownet *net;
-        assert_pl_ok(pl_flownet_read_dimacs(pl_test_data(path, rel), &net));
+    pl_test_fixture *fixtures;
+    int count = pl_test_read_fixtures(&fixtures);
+    assert_true(count >= 17);
+    for (int i = 0; i < count; i++) {
+        const char *file = fixtures[i].file;
+        int64_t want = fixtures[i].cost;
+        pl_flownet *net = pl_test_load_fixture(&fixtures[i]);
         int64_t cost = 0;
         pl_solve_stats stats;
         assert_pl_ok(solve_cs(net, 0, 0, 0, &stats, &cost));
@@ -377,10 +370,8 @@ static void test_fixtures(void **state)
             fail_msg("%s: cost %" PRId64 ", expected %" PRId64, file, cost, want);
         assert_true(stats.memory_bytes > 0);
         pl_flownet_free(net);
-        count++;
     }
-    fclose(f);
-    assert_true(count >= 17);
+    free(fixtures);
 }
 
 /* ---- random networks against ssp ------------------------------------------ */

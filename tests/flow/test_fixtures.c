@@ -9,65 +9,31 @@
 #include "../common/testutil.h"
 
 typedef struct fixture {
-    char file[256];
-    int64_t cost;
-    int32_t nodes, arcs;
+    pl_test_fixture fx;
     const char *solver;
     char test_name[320];
 } fixture;
 
 static void solve_fixture(void **state)
 {
-    const fixture *fx = *state;
-    char path[PL_PATH_MAX], rel[300];
-    snprintf(rel, sizeof rel, "flow/%s", fx->file);
-    pl_flownet *net;
-    assert_pl_ok(pl_flownet_read_dimacs(pl_test_data(path, rel), &net));
+    const fixture *c = *state;
+    const pl_test_fixture *fx = &c->fx;
+    pl_flownet *net = pl_test_load_fixture(fx);
     assert_int_equal(pl_flownet_node_count(net), fx->nodes);
     assert_int_equal(pl_flownet_arc_count(net), fx->arcs);
     int64_t cost = 0;
-    assert_pl_ok(pl_test_solve(net, fx->solver, &cost));
+    assert_pl_ok(pl_test_solve(net, c->solver, &cost));
     if (cost != fx->cost)
-        fail_msg("%s on %s: cost %" PRId64 ", expected %" PRId64, fx->solver, fx->file, cost, fx->cost);
+        fail_msg("%s on %s: cost %" PRId64 ", expected %" PRId64, c->solver, fx->file, cost, fx->cost);
     pl_flownet_free(net);
-}
-
-/* EXPECTED.txt lines: "FILE cost=C nodes=N arcs=M". */
-static int read_expected(fixture **out)
-{
-    char path[PL_PATH_MAX];
-    FILE *f = fopen(pl_test_data(path, "flow/EXPECTED.txt"), "r");
-    if (!f) {
-        fprintf(stderr, "cannot open %s\n", path);
-        return -1;
-    }
-    int cap = 32, n = 0;
-    fixture *fx = calloc((size_t)cap, sizeof *fx);
-    char line[512];
-    while (fx && fgets(line, sizeof line, f)) {
-        fixture r = {0};
-        if (sscanf(line, "%255s cost=%" SCNd64 " nodes=%d arcs=%d", r.file, &r.cost, &r.nodes,
-                   &r.arcs) != 4)
-            continue;
-        if (n == cap) {
-            cap *= 2;
-            fx = realloc(fx, (size_t)cap * sizeof *fx);
-            if (!fx)
-                break;
-        }
-        fx[n++] = r;
-    }
-    fclose(f);
-    *out = fx;
-    return fx ? n : -1;
 }
 
 int main(void)
 {
     static const char *solvers[] = {"ssp", "network-simplex", "cost-scaling", "cycle-canceling", "glpk"};
     const int n_solvers = (int)(sizeof solvers / sizeof solvers[0]);
-    fixture *files;
-    int n_files = read_expected(&files);
+    pl_test_fixture *files;
+    int n_files = pl_test_read_fixtures(&files);
     if (n_files < 17) {
         fprintf(stderr, "expected at least 17 fixtures in EXPECTED.txt, found %d\n", n_files);
         return 1;
@@ -78,7 +44,7 @@ int main(void)
     for (int s = 0; s < n_solvers; s++) {
         for (int i = 0; i < n_files; i++) {
             fixture *c = &cases[s * n_files + i];
-            *c = files[i];
+            c->fx = files[i];
             c->solver = solvers[s];
             snprintf(c->test_name, sizeof c->test_name, "%s/%s", solvers[s], files[i].file);
             tests[s * n_files + i] = (struct CMUnitTest){
