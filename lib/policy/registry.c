@@ -1,7 +1,6 @@
 /* Policies by name (the registry itself: lib/core/registry.c), and
  * pl_policy_place(). */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
