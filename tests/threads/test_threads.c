@@ -257,20 +257,39 @@ static pl_status user_solve(const pl_flow_problem *p, const pl_solve_opts *opts,
 
 /* Register and remove a solver and a policy of this thread's many times
  * while the other threads look names up and list the registries. */
+/* The user entries each worker registers, per thread id (0 .. NTHREADS-1).
+ * Static storage set up before the threads start, not a worker's stack:
+ * another thread may take an entry from pl_solver_at() just before it is
+ * unregistered and still read its name, so an ops struct must outlive its
+ * registration (solver.h), and nothing may rewrite it meanwhile. */
+static char churn_names[NTHREADS][32], own_names[NTHREADS][32];
+static pl_solver_ops churn_solvers[NTHREADS];
+static pl_policy_ops churn_policies[NTHREADS], own_policies[NTHREADS];
+
+static void init_user_entries(void)
+{
+    for (int id = 0; id < NTHREADS; id++) {
+        snprintf(churn_names[id], sizeof churn_names[id], "user-churn-%d", id);
+        snprintf(own_names[id], sizeof own_names[id], "user-%d", id);
+        churn_solvers[id] = (pl_solver_ops){.name = churn_names[id], .description = "test", .solve = user_solve};
+        churn_policies[id] = (pl_policy_ops){.name = churn_names[id], .description = "test", .place = user_place};
+        own_policies[id] = (pl_policy_ops){.name = own_names[id], .description = "test", .place = user_place};
+    }
+}
+
 static void registry_churn(answers *a, int id)
 {
-    char name[32];
-    snprintf(name, sizeof name, "user-churn-%d", id);
-    pl_solver_ops sops = {.name = name, .description = "test", .solve = user_solve};
-    pl_policy_ops pops = {.name = name, .description = "test", .place = user_place};
+    const char *name = churn_names[id];
+    pl_solver_ops *const sops_p = &churn_solvers[id];
+    pl_policy_ops *const pops_p = &churn_policies[id];
     for (int i = 0; i < 200 && !a->failed; i++) {
         const pl_solver_ops *so = NULL;
         const pl_policy_ops *po = NULL;
-        check(a, pl_solver_register(&sops), "pl_solver_register");
-        check(a, pl_policy_register(&pops), "pl_policy_register");
+        check(a, pl_solver_register(sops_p), "pl_solver_register");
+        check(a, pl_policy_register(pops_p), "pl_policy_register");
         check(a, pl_solver_find(name, &so), "pl_solver_find");
         check(a, pl_policy_find(name, &po), "pl_policy_find");
-        if ((so != &sops || po != &pops) && !a->failed) {
+        if ((so != sops_p || po != pops_p) && !a->failed) {
             a->failed = 1;
             snprintf(a->failure, sizeof a->failure, "%s found as another entry", name);
         }
@@ -301,11 +320,8 @@ static void *work(void *arg)
 {
     worker *w = arg;
     answers *a = w->out;
-    char name[32];
-    snprintf(name, sizeof name, "user-%d", w->id);
-    pl_policy_ops ops = {.name = name, .description = "test", .place = user_place};
     if (w->id >= 0)
-        check(a, pl_policy_register(&ops), "pl_policy_register");
+        check(a, pl_policy_register(&own_policies[w->id]), "pl_policy_register");
 
     if (w->id >= 0)
         registry_churn(a, w->id);
@@ -334,7 +350,7 @@ static void *work(void *arg)
     }
     if (w->id >= 0) {
         registry_churn(a, w->id);
-        check(a, pl_policy_unregister(name), "pl_policy_unregister");
+        check(a, pl_policy_unregister(own_names[w->id]), "pl_policy_unregister");
     }
     return NULL;
 }
@@ -431,6 +447,7 @@ static void test_threads_agree_with_one_thread(void **state)
     for (int t = 0; t < NTHREADS; t++)
         w[t].barrier = &barrier;
     check_reference(&out[NTHREADS]);
+    init_user_entries();
     for (int t = 0; t < NTHREADS; t++)
         assert_int_equal(pthread_create(&w[t].thread, NULL, work, &w[t]), 0);
     for (int t = 0; t < NTHREADS; t++)
