@@ -249,7 +249,7 @@ typedef struct pl_sa_policy_opts {
     pl_policy_ext_kind kind;     /**< ::PL_POLICY_EXT_SA (set by the init function). */
     pl_sa_mode mode;             /**< ::PL_SA_BATCH (default) or ::PL_SA_ONLINE. */
     int64_t iterations;          /**< Moves tried (default 2000; >= 0; 0 keeps the first-fit start). On-line: per job,
-                                      and a job with no more candidate configurations than this tries them all. */
+                                      and a job with no more other configurations than this tries them all. */
     double initial_temperature;  /**< T0 in units of the sum over the jobs of log speedup, i.e. of one job's log
                                       speedup (default 0.05; finite, >= 0): a move that slows one job by 5 %
                                       is accepted with probability exp(-log 1.05 / T). */
