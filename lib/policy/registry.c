@@ -5,12 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "policy_impl.h"
+#include "kim.h"
 #include "../core/registry.h"
 
 static const pl_policy_ops *const builtin[] = {
     &pl_policy_topo_aware, &pl_policy_topo_aware_p, &pl_policy_fcfs, &pl_policy_bf,
     &pl_policy_pack,       &pl_policy_spread,       &pl_policy_random,
     &pl_policy_drmaestro,  &pl_policy_drmaestro_na,
+    &pl_policy_sa_placement, &pl_policy_two_level, &pl_policy_gpu_qos,
 };
 #define N_BUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 

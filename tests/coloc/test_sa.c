@@ -5,12 +5,28 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "testutil.h"
+#include "kim_csv.h"
 
-/* Table 2.1 cluster: 8 T1 nodes (2 VMs of 2 vCPU each), 4 T2 nodes (4 VMs). */
-static const int32_t t21_nodes[2] = { 8, 4 };
-static const int32_t t21_slots[2] = { 2, 4 };
+/* Table 2.1 cluster (tests/data/kim/table2_1.csv): 8 T1 nodes (2 VMs of 2
+ * vCPU each), 4 T2 nodes (4 VMs). */
+static int32_t t21_nodes[2], t21_slots[2];
 static const pl_coloc_cluster t21 = { 2, t21_nodes, t21_slots };
+
+static int load_table21(void **state)
+{
+    (void)state;
+    kim_csv t;
+    kim_csv_load(&t, "kim/table2_1.csv");
+    const char *const type[2] = { "T1", "T2" };
+    for (int i = 0; i < 2; i++) {
+        t21_nodes[i] = (int32_t)kim_csv_lookup(&t, "type", type[i], NULL, NULL, "nodes");
+        t21_slots[i] = (int32_t)kim_csv_lookup(&t, "type", type[i], NULL, NULL, "vm_slots_per_node");
+    }
+    kim_csv_free(&t);
+    /* 64 cores of 2-vCPU VMs (sec. I): 32 VMs in all */
+    assert_int_equal(t21_nodes[0] * t21_slots[0] + t21_nodes[1] * t21_slots[1], 32);
+    return 0;
+}
 
 /* Generator order: T1 scaled-out/consolidated, T2 ditto, then (T1,T2): C1 C2 C5 C6 C3 C4. */
 enum { C1, C2, C5, C6, C3, C4, NCFG };
@@ -97,18 +113,38 @@ static void expect_cfg(const pl_coloc_config *c, int32_t type0, int32_t type1, i
     assert_int_equal(c->types, type0 == type1 ? 1 : 2);
 }
 
+/* Table 2.3 (tests/data/kim/table2_3.csv) against the generator: each row's
+ * node types, VMs per node and variant (the consolidated one of two rows
+ * with the same VMs per type has more VMs per node). */
 static void test_table23_configs(void **state)
 {
     (void)state;
     pl_coloc_config c[NCFG];
     int32_t n;
     assert_pl_ok(pl_coloc_candidates(&t21, 1, 8, c, NCFG, &n));
-    expect_cfg(&c[C1], 0, 0, 1, 0);   /* T1 (1,1,1,1,1,1,1,1) */
-    expect_cfg(&c[C2], 0, 0, 2, 1);   /* T1 (2,2,2,2) */
-    expect_cfg(&c[C5], 1, 1, 2, 0);   /* T2 (2,2,2,2): only 4 T2 nodes */
-    expect_cfg(&c[C6], 1, 1, 4, 1);   /* T2 (4,4) */
-    expect_cfg(&c[C3], 0, 1, 1, 0);   /* T1 (1,1,1,1), T2 (1,1,1,1) */
-    expect_cfg(&c[C4], 0, 1, 2, 1);   /* T1 (2,2), T2 (2,2) */
+    static const char *const name[NCFG] = { "C1", "C2", "C5", "C6", "C3", "C4" };   /* generator order */
+    kim_csv t;
+    kim_csv_load(&t, "kim/table2_3.csv");
+    assert_int_equal(t.nrows, NCFG);
+    for (int r = 0; r < t.nrows; r++) {
+        int i = 0;
+        while (i < NCFG && strcmp(name[i], kim_csv_str(&t, r, "config")) != 0)
+            i++;
+        assert_true(i < NCFG);
+        int v1 = (int)kim_csv_num(&t, r, "t1_vms"), v2 = (int)kim_csv_num(&t, r, "t2_vms");
+        int p1 = (int)kim_csv_num(&t, r, "t1_vms_per_node"), p2 = (int)kim_csv_num(&t, r, "t2_vms_per_node");
+        assert_int_equal(v1, (int)kim_csv_num(&t, r, "t1_nodes") * p1);
+        assert_int_equal(v2, (int)kim_csv_num(&t, r, "t2_nodes") * p2);
+        int vpn = p1 > p2 ? p1 : p2, cons = 0;
+        for (int q = 0; q < t.nrows; q++)
+            if (q != r && (int)kim_csv_num(&t, q, "t1_vms") == v1 && (int)kim_csv_num(&t, q, "t2_vms") == v2) {
+                int other = (int)kim_csv_num(&t, q, "t1_vms_per_node") > (int)kim_csv_num(&t, q, "t2_vms_per_node")
+                                ? (int)kim_csv_num(&t, q, "t1_vms_per_node") : (int)kim_csv_num(&t, q, "t2_vms_per_node");
+                cons = vpn > other;
+            }
+        expect_cfg(&c[i], v1 > 0 ? 0 : 1, v2 > 0 ? 1 : 0, vpn, cons);
+    }
+    kim_csv_free(&t);
     /* (T=4, s=2): 8 homogeneous, pairs (0,1) (2,3), one 4-type tuple: 14 */
     int32_t nodes[4] = { 8, 8, 8, 8 }, slots[4] = { 2, 2, 2, 2 };
     pl_coloc_cluster c4 = { 4, nodes, slots };
@@ -421,5 +457,5 @@ int main(void)
         cmocka_unit_test(test_sa_with_learned_model),
         cmocka_unit_test(test_errors),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, load_table21, NULL);
 }

@@ -1,5 +1,5 @@
 /* Table 5.1 as a fixture: synthetic traces shaped by each model's GPU
- * utilisation (tests/data/gpuqos/README.md), the 3 x 5 QoS matrix of the
+ * utilisation (tests/data/kim/README.md), the 3 x 5 QoS matrix of the
  * thesis's set-up (Cifar10 LS x Imagenet batch, factors 1, 2, 4, 8), and
  * properties that must hold whatever the traces: splitting lowers the mean
  * LS slowdown, a looser QoS never removes a pair, and MMP never beats the
@@ -22,7 +22,7 @@ typedef struct model {
 static int load(model *m, int max)
 {
     char path[PL_PATH_MAX], line[256];
-    FILE *f = fopen(pl_test_data(path, "gpuqos/table5_1.csv"), "r");
+    FILE *f = fopen(pl_test_data(path, "kim/table5_1.csv"), "r");
     assert_non_null(f);
     int n = 0;
     while (fgets(line, sizeof line, f) && n < max) {

@@ -1,0 +1,224 @@
+/* Shared by the seed-003 policies: their option structs, the platform type
+ * of a machine, GPU picks on one machine, and plans taken while searching. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kim.h"
+
+void pl_sa_policy_opts_init(pl_sa_policy_opts *opts)
+{
+    if (!opts)
+        return;
+    memset(opts, 0, sizeof *opts);
+    opts->kind = PL_POLICY_EXT_SA;
+    opts->mode = PL_SA_BATCH;
+    /* The standalone search's schedule (doc/coloc.md): the thesis gives none. */
+    opts->iterations = 2000;
+    opts->initial_temperature = 0.05;
+    opts->cooling = 0.995;
+}
+
+void pl_two_level_opts_init(pl_two_level_opts *opts)
+{
+    if (!opts)
+        return;
+    memset(opts, 0, sizeof *opts);
+    opts->kind = PL_POLICY_EXT_TWO_LEVEL;
+}
+
+void pl_gpu_qos_opts_init(pl_gpu_qos_opts *opts)
+{
+    if (!opts)
+        return;
+    memset(opts, 0, sizeof *opts);
+    opts->kind = PL_POLICY_EXT_GPU_QOS;
+    opts->qos = 0.2;   /* the middle of the thesis's 10 / 20 / 30 % */
+    opts->pairing = PL_GPU_PAIRING_MMP;
+}
+
+pl_status pl_kim_ext(const pl_policy_request *req, pl_policy_ext_kind kind, const char *policy,
+                     const void **out)
+{
+    *out = req->opts->policy_opts;
+    if (!*out)
+        return PL_OK;
+    pl_policy_ext_kind got = *(const pl_policy_ext_kind *)*out;
+    if (got != kind)
+        return pl_err(PL_EINVAL, "%s: opts.policy_opts is not this policy's options (tag 0x%x, want 0x%x: "
+                      "set it up with the policy's init function)", policy, (unsigned)got, (unsigned)kind);
+    return PL_OK;
+}
+
+size_t pl_kim_platform_len(const char *name)
+{
+    size_t n = strlen(name);
+    while (n > 0 && isdigit((unsigned char)name[n - 1]))
+        n--;
+    return n > 0 ? n : strlen(name);
+}
+
+int pl_kim_gpu_usable(const pl_pctx *c, int32_t g, pl_kim_usable u)
+{
+    int64_t cap = 0, free_amount = 0;
+    if (pl_topology_amount(c->work, g, PL_RES_UNITS, &cap, NULL, &free_amount) != PL_OK)
+        return 0;
+    switch (u) {
+    case PL_KIM_FREE:
+        return free_amount >= 1;
+    case PL_KIM_EMPTY:
+        return cap >= 1 && free_amount == cap;
+    case PL_KIM_SHAREABLE:
+        return cap >= 2 && free_amount == cap;
+    case PL_KIM_EXCLUSIVE:
+        return cap == 1 && free_amount == 1;
+    }
+    return 0;
+}
+
+int32_t pl_kim_usable_count(const pl_pctx *c, int32_t m, pl_kim_usable u)
+{
+    const pl_pmachine *pm = &c->mach[m];
+    int32_t n = 0;
+    for (int32_t i = 0; i < pm->ngpus; i++)
+        n += pl_kim_gpu_usable(c, pm->gpus[i], u);
+    return n;
+}
+
+/* Usable GPUs of socket s of machine m, appended to gpus until k. */
+static int32_t take_socket(const pl_pctx *c, int32_t m, int32_t s, int32_t k, pl_kim_usable u,
+                           int32_t *gpus, int32_t got)
+{
+    const pl_pmachine *pm = &c->mach[m];
+    for (int32_t i = 0; i < pm->ngpus && got < k; i++)
+        if (pm->gpu_socket[i] == s && pl_kim_gpu_usable(c, pm->gpus[i], u))
+            gpus[got++] = pm->gpus[i];
+    return got;
+}
+
+int pl_kim_pick(const pl_pctx *c, int32_t m, int32_t k, pl_kim_shape shape, int32_t first,
+                pl_kim_usable u, int32_t *gpus)
+{
+    const pl_pmachine *pm = &c->mach[m];
+    int32_t ns = pm->nsockets, got = 0;
+    int32_t cnt[ns > 0 ? ns : 1], order[ns > 0 ? ns : 1];
+    memset(cnt, 0, sizeof cnt);
+    memset(order, 0, sizeof order);
+    for (int32_t i = 0; i < pm->ngpus; i++)
+        cnt[pm->gpu_socket[i]] += pl_kim_gpu_usable(c, pm->gpus[i], u);
+    if (shape == PL_KIM_SPREAD) {
+        /* Round robin: the r-th usable GPU of every socket in round r. */
+        int32_t *next = order;   /* per socket: how many of its usable GPUs are taken */
+        for (int progress = 1; progress && got < k;) {
+            progress = 0;
+            for (int32_t s = 0; s < ns && got < k; s++) {
+                int32_t seen = 0;
+                for (int32_t i = 0; i < pm->ngpus; i++) {
+                    if (pm->gpu_socket[i] != s || !pl_kim_gpu_usable(c, pm->gpus[i], u))
+                        continue;
+                    if (seen++ == next[s]) {
+                        gpus[got++] = pm->gpus[i];
+                        next[s]++;
+                        progress = 1;
+                        break;
+                    }
+                }
+            }
+        }
+    } else {
+        int32_t no = 0, best = -1;
+        if (first >= ns || (first >= 0 && cnt[first] == 0))
+            return 0;
+        if (first >= 0)
+            order[no++] = first;
+        else
+            /* Best fit: the socket with the fewest usable GPUs that holds all k. */
+            for (int32_t s = 0; s < ns; s++)
+                if (cnt[s] >= k && (best < 0 || cnt[s] < cnt[best]))
+                    best = s;
+        if (best >= 0)
+            order[no++] = best;
+        /* Then the others, most usable first (stable: index order on ties). */
+        const int32_t head = no;
+        for (int32_t s = 0; s < ns; s++) {
+            if ((head > 0 && order[0] == s) || cnt[s] == 0)
+                continue;
+            int32_t j = no++;
+            while (j > head && cnt[order[j - 1]] < cnt[s]) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = s;
+        }
+        for (int32_t o = 0; o < no && got < k; o++)
+            got = take_socket(c, m, order[o], k, u, gpus, got);
+    }
+    return got == k;
+}
+
+int32_t pl_kim_sockets_used(const pl_pctx *c, const int32_t *gpus, int32_t k)
+{
+    int32_t n = 0;
+    for (int32_t i = 0; i < k; i++) {
+        int32_t mi = c->gpu_mach[gpus[i]], seen = 0;
+        /* A GPU outside every machine (a pool's) is a socket of its own. */
+        if (mi < 0) {
+            n++;
+            continue;
+        }
+        int32_t s = c->mach[mi].gpu_socket[c->gpu_index[gpus[i]]];
+        for (int32_t j = 0; j < i && !seen; j++)
+            seen = c->gpu_mach[gpus[j]] == mi &&
+                   c->mach[mi].gpu_socket[c->gpu_index[gpus[j]]] == s;
+        n += !seen;
+    }
+    return n;
+}
+
+pl_status pl_kim_set_kind(pl_decision *out, int32_t i, pl_decision_kind kind, const char *reason)
+{
+    pl_decision_info info = {0};
+    info.kind = kind;
+    info.machine = -1;
+    info.slowdown = 1.0;
+    info.reason = reason;
+    return pl_decision_set(out, i, &info);
+}
+
+pl_status pl_kim_set_placed(pl_pctx *c, pl_decision *out, int32_t i, const pl_cand *cand,
+                            double slowdown)
+{
+    pl_decision_info info = {0};
+    info.kind = PL_DECISION_PLACED;
+    info.ngpus = cand->k;
+    info.gpus = cand->gpus;
+    info.machine = cand->machine >= 0 ? c->mach[cand->machine].vertex : -1;
+    info.utility = cand->utility;
+    info.comm_cost = cand->comm;
+    info.slowdown = slowdown;
+    info.reason = "";
+    return pl_decision_set(out, i, &info);
+}
+
+pl_status pl_kim_plan_take(pl_pctx *c, const pl_job *job, const int32_t *gpus, int32_t k,
+                           pl_plan_item **items, int32_t *n)
+{
+    pl_status st = pl_plan_build(c->work, job, gpus, k, items, n);
+    if (st)
+        return st;
+    if (!pl_plan_fits(c->work, *items, *n, 0))
+        st = pl_err(PL_EINTERNAL, "policy: a plan checked to fit does not");
+    else
+        st = pl_plan_alloc(c->work, *items, *n);
+    if (st) {
+        free(*items);
+        *items = NULL;
+        *n = 0;
+    }
+    return st;
+}
+
+void pl_kim_plan_give_back(pl_pctx *c, const pl_plan_item *items, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++)
+        (void)pl_topology_release(c->work, items[i].v, items[i].res, items[i].amount);
+}

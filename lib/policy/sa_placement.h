@@ -1,0 +1,70 @@
+/* The state of a "sa-placement" call (not installed): the jobs in the
+ * objective's scope (running ones, then the admitted queued ones), their
+ * current GPUs and predicted run times, and who is on each machine. */
+#ifndef PL_POLICY_SA_PLACEMENT_H
+#define PL_POLICY_SA_PLACEMENT_H
+
+#include "kim.h"
+
+typedef struct sa_job {
+    const pl_job *job;
+    int32_t qi;            /* queue index, -1 for a running job */
+    int32_t k;
+    int32_t cls;           /* profile class: (type, size, k) */
+    int32_t cfg;           /* current configuration, -1: none (running, or not placed) */
+    int32_t *gpus;         /* [k] current GPUs */
+    pl_plan_item *plan;    /* what it holds in the work topology (queued jobs) */
+    int32_t nplan;
+    double logr;           /* log of its predicted run time now */
+    int32_t ncfg;          /* candidate configurations: a machine, a shape, a first socket */
+    int32_t *cfg_mach;
+    uint8_t *cfg_shape;
+    int32_t *cfg_first;
+} sa_job;
+
+typedef struct sa_class {
+    const char *type, *size;
+    int32_t k;
+} sa_class;
+
+typedef struct sa_state {
+    pl_pctx *c;
+    const pl_sa_policy_opts *o;
+    sa_job *j;
+    int32_t n;
+    int32_t **mj;          /* per machine: the jobs holding a GPU on it */
+    int32_t *nmj, *capmj;
+    sa_class *cls;
+    int32_t ncls;
+    double *solo;          /* [ncls * 2] per spread, NAN until asked */
+    double *slow;          /* [ncls * ncls] profile slowdown of a next to b, NAN until asked */
+    int32_t ncls_cap;
+    uint8_t *mark;         /* [n] scratch */
+    int32_t *list;         /* [n] scratch */
+    const pl_job **co;     /* [n] predictor query buffers */
+    int32_t *co_k;
+} sa_state;
+
+/* Add a job to the scope (its class, its slot in the per-machine lists
+ * when it holds GPUs already: running jobs). */
+PL_INTERNAL pl_status sa_add_job(sa_state *s, const pl_job *job, int32_t qi, const int32_t *gpus,
+                                 int32_t k, int32_t *id);
+PL_INTERNAL void sa_state_free(sa_state *s);
+
+/* Record that job a now holds / no longer holds its GPUs (per-machine lists). */
+PL_INTERNAL pl_status sa_enter(sa_state *s, int32_t a);
+PL_INTERNAL void sa_leave(sa_state *s, int32_t a);
+
+/* Predicted log run time of job a on its current GPUs with its current
+ * co-runners; *log_solo (may be NULL) gets the log of its solo time there. */
+PL_INTERNAL pl_status sa_predict(sa_state *s, int32_t a, double *logr, double *log_solo);
+
+/* Recompute logr of every job on the given machines (n of them, repeats
+ * allowed); *delta = new sum - old sum. The old values go to saved_id /
+ * saved_logr (cap s->n each), *nsaved their count, for sa_restore(). */
+PL_INTERNAL pl_status sa_refresh(sa_state *s, const int32_t *machines, int32_t n, double *delta,
+                                 int32_t *saved_id, double *saved_logr, int32_t *nsaved);
+PL_INTERNAL void sa_restore(sa_state *s, const int32_t *saved_id, const double *saved_logr,
+                            int32_t nsaved);
+
+#endif

@@ -1,0 +1,120 @@
+/* Helpers of the seed-003 policy suites (sa-placement, two-level, gpu-qos):
+ * clusters of platform groups built from JSON, and checks every placement of
+ * these policies must pass. */
+#ifndef PL_KIM_FIXTURE_H
+#define PL_KIM_FIXTURE_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include "policy_fixture.h"
+
+/* A group of identical machines: name prefix (the platform), how many,
+ * sockets, GPUs per socket, units capacity of each GPU. */
+typedef struct kim_group {
+    const char *name;
+    int count, sockets, gpus_per_socket, units;
+} kim_group;
+
+/* The machines of the groups under one cluster root, named <name><i>; each
+ * GPU linked to its package (PCIe), each package to its machine. */
+static inline pl_topology *kim_cluster(const kim_group *g, int n)
+{
+    size_t cap = 1 << 16, len = 0;
+    char *js = malloc(cap);
+    assert_non_null(js);
+#define KIM_PUT(...) do { len += (size_t)snprintf(js + len, cap - len, __VA_ARGS__); assert_true(len < cap); } while (0)
+    KIM_PUT("{\"name\": \"cluster\", \"templates\": {");
+    for (int i = 0; i < n; i++) {
+        KIM_PUT("%s\"%s\": {\"tree\": {\"kind\": \"machine\", \"name\": \"m\", \"children\": [", i ? ", " : "",
+                g[i].name);
+        for (int s = 0; s < g[i].sockets; s++) {
+            KIM_PUT("%s{\"kind\": \"package\", \"os_index\": %d, \"children\": [", s ? ", " : "", s);
+            for (int k = 0; k < g[i].gpus_per_socket; k++)
+                KIM_PUT("%s{\"kind\": \"gpu\", \"os_index\": %d, \"capacity\": {\"units\": %d}}", k ? ", " : "",
+                        s * g[i].gpus_per_socket + k, g[i].units);
+            KIM_PUT("]}");
+        }
+        KIM_PUT("], \"links\": [");
+        for (int s = 0; s < g[i].sockets; s++) {
+            for (int k = 0; k < g[i].gpus_per_socket; k++)
+                KIM_PUT("{\"a\": \"package%d/gpu%d\", \"b\": \"package%d\", \"kind\": \"pcie\"}, ", s,
+                        s * g[i].gpus_per_socket + k, s);
+            KIM_PUT("{\"a\": \"package%d\", \"b\": \".\", \"kind\": \"board\"}%s", s, s + 1 < g[i].sockets ? ", " : "");
+        }
+        KIM_PUT("]}}");
+    }
+    KIM_PUT("}, \"machines\": [");
+    for (int i = 0; i < n; i++)
+        KIM_PUT("%s{\"template\": \"%s\", \"count\": %d, \"name\": \"%s\"}", i ? ", " : "", g[i].name, g[i].count,
+                g[i].name);
+    KIM_PUT("]}");
+#undef KIM_PUT
+    pl_topology *t = NULL;
+    assert_pl_ok(pl_topology_load_json_string(js, len, &t));
+    free(js);
+    return t;
+}
+
+/* The machine vertex holding GPU vertex g. */
+static inline int32_t kim_machine_of(const pl_topology *t, int32_t g)
+{
+    int32_t m = -1;
+    assert_pl_ok(pl_topology_ancestor(t, g, PL_VK_MACHINE, &m));
+    return m;
+}
+
+static inline const char *kim_name(const pl_topology *t, int32_t v)
+{
+    pl_vertex_info vi;
+    assert_pl_ok(pl_topology_vertex(t, v, &vi));
+    return vi.name;
+}
+
+/* What every placement of these policies must satisfy: one GPU per task,
+ * distinct GPUs, all on one machine that the job's node filter admits, no
+ * two anti-collocated tasks there; and the decisions apply to the topology
+ * (no resource beyond its capacity). Returns the number placed. */
+static inline int kim_check_decisions(const pl_topology *t, const running_set *rs, pl_job *const *q, int32_t n,
+                                      const pl_decision *d, const pl_policy_opts *o)
+{
+    int placed = 0;
+    for (int32_t i = 0; i < n; i++) {
+        pl_decision_info info;
+        assert_pl_ok(pl_decision_get(d, i, &info));
+        if (info.kind != PL_DECISION_PLACED)
+            continue;
+        placed++;
+        assert_int_equal(info.ngpus, pl_job_task_count(q[i]));
+        int32_t m = kim_machine_of(t, info.gpus[0]);
+        assert_int_equal(info.machine, m);
+        if (!pl_job_admits_node(q[i], kim_name(t, m)))
+            fail_msg("%s: job %s placed on %s, which its node filter refuses", o ? o->policy : "?",
+                     pl_job_name(q[i]), kim_name(t, m));
+        for (int32_t a = 0; a < info.ngpus; a++) {
+            assert_int_equal(kim_machine_of(t, info.gpus[a]), m);
+            for (int32_t b = a + 1; b < info.ngpus; b++) {
+                assert_int_not_equal(info.gpus[a], info.gpus[b]);
+                assert_false(pl_job_anti_collocated(q[i], a, b));
+            }
+        }
+    }
+    pl_policy_opts def;
+    if (!o) {
+        pl_policy_opts_init(&def);
+        o = &def;
+    }
+    pl_topology *copy;
+    assert_pl_ok(pl_topology_copy(t, &copy));
+    pl_policy_request req = {o, copy, rs ? rs->r : NULL, rs ? rs->n : 0, q, n};
+    assert_pl_ok(pl_decision_apply(d, &req, copy));
+    pl_topology_free(copy);
+    return placed;
+}
+
+static inline void kim_free_jobs(pl_job **q, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++)
+        pl_job_free(q[i]);
+}
+
+#endif

@@ -1,0 +1,310 @@
+/* "gpu-qos" (seed 003, Kim thesis ch. 5) as a policy: pairs as Min-Max
+ * Pairing (and the exact pairing) choose on a hand-made matrix, only on GPUs
+ * whose units capacity allows it and never beyond; a running LS job takes a
+ * batch partner; the profile predictor and the QoS threshold; errors. */
+#include <math.h>
+#include "kim_fixture.h"
+
+#define E NAN
+
+/* Matrix of tests/gpuqos/test_pairing.c's "literal drop after pair": LS
+ * L0-L2 (rows), batch B0-B3 (columns). MMP as printed: L0 alone, L1 + B3,
+ * L2 + B1; the exact pairing adds L0 + B0. */
+static const double drop_m[12] = {0.05, 0.30, E, 0.50,
+                                  0.10, E, E, 0.20,
+                                  E, 0.15, E, 0.40};
+
+typedef struct matrix_ctx {
+    const double *bs, *ls;   /* [3 * 4]; ls NULL: 0 */
+    int calls;
+} matrix_ctx;
+
+/* Jobs are named L<i> / B<j>. */
+static pl_status by_matrix(void *ctx, const pl_job *lj, const pl_job *bj, double *ls, double *bs)
+{
+    matrix_ctx *m = ctx;
+    int i = pl_job_name(lj)[1] - '0', j = pl_job_name(bj)[1] - '0';
+    m->calls++;
+    *bs = m->bs[i * 4 + j];
+    *ls = m->ls ? m->ls[i * 4 + j] : isnan(*bs) ? NAN : 0.0;
+    return PL_OK;
+}
+
+static void drop_queue(pl_job **q)
+{
+    static const char *const names[7] = {"L0", "L1", "L2", "B0", "B1", "B2", "B3"};
+    for (int i = 0; i < 7; i++) {
+        q[i] = mkjob(names[i], 1, 0, NULL, NULL);
+        if (i < 3)
+            assert_pl_ok(pl_job_set_slo(q[i], 100));
+    }
+}
+
+static pl_decision *place_gq(const pl_topology *t, const running_set *rs, pl_job *const *q, int32_t n,
+                             const pl_profile_set *ps, const pl_gpu_qos_opts *go)
+{
+    pl_policy_opts o;
+    pl_policy_opts_init(&o);
+    o.policy = "gpu-qos";
+    o.profiles = ps;
+    o.policy_opts = go;
+    pl_decision *d = NULL;
+    assert_pl_ok(pl_policy_place(&o, t, rs ? rs->r : NULL, rs ? rs->n : 0, q, n, &d));
+    assert_int_equal(pl_decision_count(d), n);
+    kim_check_decisions(t, rs, q, n, d, &o);
+    return d;
+}
+
+/* The GPU of a placed 1-task job. */
+static int32_t gpu_of(const pl_decision *d, int32_t i)
+{
+    pl_decision_info info = dec(d, i, PL_DECISION_PLACED);
+    assert_int_equal(info.ngpus, 1);
+    return info.gpus[0];
+}
+
+/* Per GPU of the topology: tasks placed by d (plus running jobs), how many
+ * latency-sensitive, how many not; never two of a kind, never beyond the
+ * units capacity. Returns the number of GPUs shared. */
+static int check_sharing(const pl_topology *t, const running_set *rs, pl_job *const *q, int32_t n,
+                         const pl_decision *d)
+{
+    int32_t nv = pl_topology_vertex_count(t);
+    int *ls = calloc((size_t)nv, sizeof *ls), *bt = calloc((size_t)nv, sizeof *bt), shared = 0;
+    for (int32_t r = 0; rs && r < rs->n; r++)
+        for (int32_t g = 0; g < rs->r[r].ngpus; g++)
+            (pl_job_slo(rs->r[r].job) > 0 ? ls : bt)[rs->r[r].gpus[g]]++;
+    for (int32_t i = 0; i < n; i++) {
+        pl_decision_info info;
+        assert_pl_ok(pl_decision_get(d, i, &info));
+        for (int32_t g = 0; info.kind == PL_DECISION_PLACED && g < info.ngpus; g++)
+            (pl_job_slo(q[i]) > 0 ? ls : bt)[info.gpus[g]]++;
+    }
+    for (int32_t v = 0; v < nv; v++) {
+        if (!ls[v] && !bt[v])
+            continue;
+        int64_t cap = 0;
+        assert_pl_ok(pl_topology_amount(t, v, PL_RES_UNITS, &cap, NULL, NULL));
+        if (ls[v] > 1 || bt[v] > 1 || ls[v] + bt[v] > cap)
+            fail_msg("GPU vertex %d (units %lld): %d latency-sensitive and %d batch tasks", (int)v,
+                     (long long)cap, ls[v], bt[v]);
+        shared += ls[v] + bt[v] > 1;
+    }
+    free(ls);
+    free(bt);
+    return shared;
+}
+
+static void test_pairs_as_mmp(void **state)
+{
+    (void)state;
+    static const kim_group g[] = {{"node", 1, 2, 4, 2}};
+    pl_topology *t = kim_cluster(g, 1);
+    pl_job *q[7];
+    drop_queue(q);
+    matrix_ctx m = {drop_m, NULL, 0};
+    pl_gpu_qos_opts go;
+    pl_gpu_qos_opts_init(&go);
+    go.predict = by_matrix;
+    go.predict_ctx = &m;
+    /* what pl_gpu_mmp says on the same matrix (LS slowdowns 0) */
+    double l[12];
+    for (int e = 0; e < 12; e++)
+        l[e] = isnan(drop_m[e]) ? NAN : 0;
+    pl_gpu_pairing_problem p = {3, 4, drop_m, l};
+    int32_t pair[3];
+    assert_pl_ok(pl_gpu_mmp(&p, pair));
+    assert_int_equal(pair[0], -1);
+    assert_int_equal(pair[1], 3);
+    assert_int_equal(pair[2], 1);
+    pl_decision *d = place_gq(t, NULL, q, 7, NULL, &go);
+    assert_int_equal(m.calls, 12);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 4; j++) {
+            int together = gpu_of(d, i) == gpu_of(d, 3 + j);
+            if (together != (pair[i] == j))
+                fail_msg("L%d and B%d %s a GPU, MMP says %s", i, j, together ? "share" : "do not share",
+                         pair[i] == j ? "pair" : "apart");
+        }
+    assert_int_equal(check_sharing(t, NULL, q, 7, d), 2);
+    /* the predicted slowdowns: B3 next to L1 1.2, B1 next to L2 1.15, alone 1 */
+    assert_true(fabs(dec(d, 6, PL_DECISION_PLACED).slowdown - 1.20) < 1e-12);
+    assert_true(fabs(dec(d, 4, PL_DECISION_PLACED).slowdown - 1.15) < 1e-12);
+    assert_true(dec(d, 0, PL_DECISION_PLACED).slowdown == 1.0);
+    pl_decision_free(d);
+    /* the exact pairing by min-cost flow also pairs L0 with B0 */
+    go.pairing = PL_GPU_PAIRING_OPTIMAL;
+    d = place_gq(t, NULL, q, 7, NULL, &go);
+    assert_int_equal(gpu_of(d, 0), gpu_of(d, 3));
+    assert_int_equal(gpu_of(d, 1), gpu_of(d, 6));
+    assert_int_equal(gpu_of(d, 2), gpu_of(d, 4));
+    assert_int_equal(check_sharing(t, NULL, q, 7, d), 3);
+    pl_decision_free(d);
+    kim_free_jobs(q, 7);
+    pl_topology_free(t);
+}
+
+/* Units 1: no GPU is ever shared (7 jobs on 7 GPUs); two GPUs of units 2:
+ * four tasks at most, as two pairs, the rest waiting. */
+static void test_capacity(void **state)
+{
+    (void)state;
+    pl_job *q[7];
+    drop_queue(q);
+    matrix_ctx m = {drop_m, NULL, 0};
+    pl_gpu_qos_opts go;
+    pl_gpu_qos_opts_init(&go);
+    go.predict = by_matrix;
+    go.predict_ctx = &m;
+    static const kim_group one[] = {{"node", 1, 2, 4, 1}};
+    pl_topology *t = kim_cluster(one, 1);
+    pl_decision *d = place_gq(t, NULL, q, 7, NULL, &go);
+    for (int i = 0; i < 7; i++)
+        gpu_of(d, i);
+    assert_int_equal(check_sharing(t, NULL, q, 7, d), 0);
+    pl_decision_free(d);
+    pl_topology_free(t);
+    static const kim_group two[] = {{"node", 1, 1, 2, 2}};
+    t = kim_cluster(two, 1);
+    d = place_gq(t, NULL, q, 7, NULL, &go);
+    /* L0 alone takes a whole empty GPU (nothing unshareable is left); L1 +
+     * B3 take the other; L2's pair and the rest find no empty GPU. */
+    assert_int_equal(kim_check_decisions(t, NULL, q, 7, d, NULL), 3);
+    assert_int_equal(gpu_of(d, 1), gpu_of(d, 6));
+    dec(d, 2, PL_DECISION_WAITING);
+    assert_int_equal(check_sharing(t, NULL, q, 7, d), 1);
+    pl_decision_free(d);
+    pl_topology_free(t);
+    kim_free_jobs(q, 7);
+}
+
+/* A running LS job alone on a GPU of units 2 is a row: its batch partner
+ * joins it there. Over the QoS, the batch job runs on its own GPU. */
+static void test_running_ls_row(void **state)
+{
+    (void)state;
+    static const kim_group g[] = {{"node", 1, 1, 2, 2}};
+    pl_topology *t = kim_cluster(g, 1);
+    int32_t g0 = vx(t, "cluster/node0/package0/gpu0");
+    pl_job *l = mkjob("L0", 1, 0, NULL, NULL), *b = mkjob("B0", 1, 0, NULL, NULL);
+    assert_pl_ok(pl_job_set_slo(l, 10));
+    running_set rs = {0};
+    run_on(&rs, t, l, &g0, 1);
+    static const double bs[12] = {0.3}, ls_ok[12] = {0.1}, ls_bad[12] = {0.25};
+    matrix_ctx m = {bs, ls_ok, 0};
+    pl_gpu_qos_opts go;
+    pl_gpu_qos_opts_init(&go);
+    go.predict = by_matrix;
+    go.predict_ctx = &m;
+    pl_decision *d = place_gq(t, &rs, &b, 1, NULL, &go);
+    assert_int_equal(gpu_of(d, 0), g0);
+    assert_true(fabs(dec(d, 0, PL_DECISION_PLACED).slowdown - 1.3) < 1e-12);
+    assert_int_equal(check_sharing(t, &rs, &b, 1, d), 1);
+    pl_decision_free(d);
+    m.ls = ls_bad;   /* 0.25 >= QoS 0.2 */
+    d = place_gq(t, &rs, &b, 1, NULL, &go);
+    assert_int_not_equal(gpu_of(d, 0), g0);
+    assert_int_equal(check_sharing(t, &rs, &b, 1, d), 0);
+    pl_decision_free(d);
+    pl_job_free(l);
+    pl_job_free(b);
+    pl_topology_free(t);
+}
+
+/* The default predictor from profiles: lat 10 s solo, 11 s next to bat
+ * (LS slowdown 0.1); bat 20 s solo, 26 s next to lat (0.3). QoS 0.2 pairs
+ * them, QoS 0.1 does not (strictly below); an unprofiled pair never pairs,
+ * nor do jobs of different task counts. */
+static void test_profile_predictor_and_qos(void **state)
+{
+    (void)state;
+    static const kim_group g[] = {{"node", 1, 1, 4, 2}};
+    pl_topology *t = kim_cluster(g, 1);
+    pl_profile_set *ps;
+    assert_pl_ok(pl_profile_set_create(&ps));
+    assert_pl_ok(pl_profile_set_add_solo(ps, "lat", "1", 1, PL_SPREAD_INTRA_SOCKET, 10));
+    assert_pl_ok(pl_profile_set_add_solo(ps, "bat", "1", 1, PL_SPREAD_INTRA_SOCKET, 20));
+    assert_pl_ok(pl_profile_set_add_colocated(ps, "lat", "1", 1, "bat", "1", 1, 11));
+    assert_pl_ok(pl_profile_set_add_colocated(ps, "bat", "1", 1, "lat", "1", 1, 26));
+    pl_job *q[2] = {mkjob("l", 1, 0, "lat", "1"), mkjob("b", 1, 0, "bat", "1")};
+    assert_pl_ok(pl_job_set_slo(q[0], 5));
+    pl_gpu_qos_opts go;
+    pl_gpu_qos_opts_init(&go);
+    pl_decision *d = place_gq(t, NULL, q, 2, ps, &go);
+    assert_int_equal(gpu_of(d, 0), gpu_of(d, 1));
+    assert_true(fabs(dec(d, 0, PL_DECISION_PLACED).slowdown - 1.1) < 1e-12);
+    assert_true(fabs(dec(d, 1, PL_DECISION_PLACED).slowdown - 1.3) < 1e-12);
+    pl_decision_free(d);
+    go.qos = 0.1;
+    d = place_gq(t, NULL, q, 2, ps, &go);
+    assert_int_not_equal(gpu_of(d, 0), gpu_of(d, 1));
+    pl_decision_free(d);
+    go.qos = 0.2;
+    pl_job *other = mkjob("o", 1, 0, "unknown", "1"), *two = mkjob("two", 2, 0, "bat", "1");
+    pl_job *q2[3] = {q[0], other, two};
+    d = place_gq(t, NULL, q2, 3, ps, &go);
+    assert_int_equal(check_sharing(t, NULL, q2, 3, d), 0);
+    pl_decision_free(d);
+    /* max_placed 1: the pair cannot both run; the first job runs alone */
+    pl_policy_opts o;
+    pl_policy_opts_init(&o);
+    o.policy = "gpu-qos";
+    o.profiles = ps;
+    o.max_placed = 1;
+    assert_pl_ok(pl_policy_place(&o, t, NULL, 0, q, 2, &d));
+    dec(d, 0, PL_DECISION_PLACED);
+    assert_non_null(strstr(dec(d, 1, PL_DECISION_WAITING).reason, "max_placed"));
+    pl_decision_free(d);
+    pl_job_free(other);
+    pl_job_free(two);
+    kim_free_jobs(q, 2);
+    pl_profile_set_free(ps);
+    pl_topology_free(t);
+}
+
+static void expect_einval(const void *go, const char *msg)
+{
+    pl_topology *t;
+    assert_pl_ok(pl_topology_builtin("minsky", &t));
+    pl_job *j = mkjob("j", 1, 0, NULL, NULL);
+    pl_policy_opts o;
+    pl_policy_opts_init(&o);
+    o.policy = "gpu-qos";
+    o.policy_opts = go;
+    pl_decision *d;
+    assert_pl_status(pl_policy_place(&o, t, NULL, 0, &j, 1, &d), PL_EINVAL);
+    if (!strstr(pl_last_error(), msg))
+        fail_msg("message \"%s\" does not mention \"%s\"", pl_last_error(), msg);
+    pl_job_free(j);
+    pl_topology_free(t);
+}
+
+static void test_option_errors(void **state)
+{
+    (void)state;
+    pl_gpu_qos_opts go;
+    pl_gpu_qos_opts_init(&go);
+    assert_true(go.qos == 0.2 && go.pairing == PL_GPU_PAIRING_MMP && !go.predict);
+    go.qos = 0;
+    expect_einval(&go, "qos");
+    go.qos = NAN;
+    expect_einval(&go, "qos");
+    pl_gpu_qos_opts_init(&go);
+    go.pairing = (pl_gpu_pairing_algo)9;
+    expect_einval(&go, "pairing");
+    pl_two_level_opts other;
+    pl_two_level_opts_init(&other);
+    expect_einval(&other, "not this policy's options");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pairs_as_mmp),
+        cmocka_unit_test(test_capacity),
+        cmocka_unit_test(test_running_ls_row),
+        cmocka_unit_test(test_profile_predictor_and_qos),
+        cmocka_unit_test(test_option_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
