@@ -97,6 +97,16 @@ const char *pl_pctx_constraint_violation(pl_pctx *c, const pl_job *job, const in
     int constrained = pl_job_has_constraints(job);
     if (!constrained && !one_machine)
         return NULL;
+    if (!constrained) {
+        /* The common case (a plain single-node job): no allocation. */
+        const char *why = machines_of(c, gpus, 1, &(int32_t){0});
+        for (int32_t t = 1; t < k && !why; t++)
+            if (gpus[t] < 0 || gpus[t] >= c->nvert || c->gpu_mach[gpus[t]] != c->gpu_mach[gpus[0]]) {
+                snprintf(buf, size, "tasks 0 and %d of a single-node job on two machines", (int)t);
+                why = buf;
+            }
+        return why;
+    }
     int32_t *mach = pl_alloc((size_t)k + 1, sizeof *mach);
     if (!mach)
         return "out of memory";

@@ -409,18 +409,22 @@ static void test_constraints_never_violated(void **state)
         }
         free_world(&w);
     }
-    /* Not vacuous: every policy placed constrained jobs, and conflicts were met. */
-    int64_t conflicts = 0;
+    /* Not vacuous: every known policy placed hundreds of constrained jobs
+     * (468 to 618 at the time of writing), and rejections were met. */
+    int64_t conflicts = 0, rejected = 0;
     for (int p = 0; p < npol; p++) {
         print_message("%-20s placed %4lld (%4lld with constraints), rejected %lld (%lld for conflicts)\n",
                       pl_policy_get(p)->name, (long long)per[p].placed, (long long)per[p].placed_constrained,
                       (long long)per[p].rejected, (long long)per[p].rejected_conflict);
-        if (per[p].placed_constrained < 20)
+        /* A policy this file does not know (registered later, with rules of
+         * its own) is still checked for violations, not held to a count. */
+        if (known_rule(pl_policy_get(p)->name) && per[p].placed_constrained < 400)
             fail_msg("%s placed only %lld constrained jobs", pl_policy_get(p)->name,
                      (long long)per[p].placed_constrained);
         conflicts += per[p].rejected_conflict;
+        rejected += per[p].rejected;
     }
-    assert_true(conflicts > 0);
+    assert_true(conflicts > 1000 && rejected >= conflicts);
     free(per);
 }
 
