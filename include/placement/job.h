@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <placement/status.h>
+#include <placement/topology.h>
+#include <placement/constraints.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -128,6 +130,157 @@ pl_status pl_job_add_anti_collocation(pl_job *job, int32_t a, int32_t b);
  * \return ::PL_OK, ::PL_EINVAL, ::PL_ENOMEM.
  */
 pl_status pl_job_set_node_filter(pl_job *job, const char *const *names, int32_t count);
+
+/* ---- placement constraints (Kim's thesis ch. 4; doc/jobs.md) ---------------------
+ *
+ * Constraints say where a job's tasks may run and with whom, and every
+ * policy honours them (doc/policies.md). The "machine" of a task is the
+ * ::PL_VK_MACHINE vertex holding its GPU. Kinds, in the thesis's terms:
+ *  - node Must / MustNot (VMtoNode): on machine attributes
+ *    (pl_topology_set_attr()), for the whole job or one task;
+ *  - task-to-task Must (VMtoVM-Must, pl_job_add_collocation()) and MustNot
+ *    (VMtoVM-MustNot, pl_job_add_anti_collocation());
+ *  - job-to-job MustNot (VMtoVM-MustNot across applications): a job carries
+ *    labels and may name labels whose jobs must not share a machine with it
+ *    (pl_job_add_anti_affinity()); the relation is symmetric.
+ * The single-node flag is a task-to-task Must over all tasks; the node
+ * filter a node Must on the machine's name. Tasks that must share a machine
+ * form the thesis's equivalence classes (its "VM units"). */
+
+/** Task index standing for "every task of the job" in the node constraint calls. */
+#define PL_JOB_ALL_TASKS (-1)
+
+/**
+ * \brief Node Must: \p task (or every task, with ::PL_JOB_ALL_TASKS) runs
+ *        only on a machine whose attribute \p key equals \p value. Several
+ *        Must constraints of a task intersect (the thesis: S_VtoHMust is
+ *        their intersection), so two different values of one key leave no
+ *        machine. Strings copied.
+ * \return ::PL_OK; ::PL_EINVAL (NULL job, bad task, NULL or empty key or
+ *         value); ::PL_ENOMEM.
+ */
+pl_status pl_job_add_node_must(pl_job *job, int32_t task, const char *key, const char *value);
+
+/**
+ * \brief Node MustNot: \p task (or every task) does not run on a machine
+ *        whose attribute \p key equals \p value (a machine without the
+ *        attribute qualifies), i.e. the thesis's MustNot converted to a Must
+ *        on the complement.
+ * \return as pl_job_add_node_must().
+ */
+pl_status pl_job_add_node_must_not(pl_job *job, int32_t task, const char *key, const char *value);
+
+/** One node constraint, filled by pl_job_node_constraint(). */
+typedef struct pl_node_constraint {
+    int32_t task;        /**< The task it applies to, or ::PL_JOB_ALL_TASKS. */
+    int must_not;        /**< 0: Must (attribute equals value); 1: MustNot (attribute absent or different). */
+    const char *key;     /**< Attribute key, owned by the job. */
+    const char *value;   /**< Attribute value, owned by the job. */
+} pl_node_constraint;
+
+/** \brief Number of node constraints (0 for NULL), in the order they were added. */
+int32_t pl_job_node_constraint_count(const pl_job *job);
+
+/** \brief Node constraint \p i. \return ::PL_OK or ::PL_EINVAL (NULL argument, bad index). */
+pl_status pl_job_node_constraint(const pl_job *job, int32_t i, pl_node_constraint *out);
+
+/**
+ * \brief Whether \p task may run on vertex \p v of \p topo (a machine): each
+ *        of the task's node constraints (its own and the job-wide ones)
+ *        holds on v's attributes, and the node filter admits v's name.
+ *        Attributes are read on \p v only, not on its ancestors.
+ * \return 1 or 0 (0 for a NULL job or topology, a bad task or vertex).
+ */
+int pl_job_task_admits(const pl_job *job, int32_t task, const pl_topology *topo, int32_t v);
+
+/**
+ * \brief Task-to-task Must: tasks \p a and \p b run on the same machine.
+ *        Symmetric and transitive (it defines the classes).
+ * \return ::PL_OK; ::PL_EINVAL (bad ids, a == b); ::PL_ENOMEM.
+ */
+pl_status pl_job_add_collocation(pl_job *job, int32_t a, int32_t b);
+
+/** \brief Whether tasks \p a and \p b must share a machine: same class (see pl_job_task_classes()); 0 for bad ids or a == b. */
+int pl_job_collocated(const pl_job *job, int32_t a, int32_t b);
+
+/**
+ * \brief The equivalence classes of the tasks under "must share a
+ *        machine" (the thesis's VM units, whose members are equivalent with
+ *        respect to the constraints): the transitive closure of the
+ *        collocation pairs, and one class of all tasks when the job is
+ *        single-node. Classes are numbered 0, 1, ... in order of their
+ *        lowest task.
+ * \param[out] cls [task count] class of each task (may be NULL).
+ * \return the number of classes (0 for NULL or a job without tasks; -1 out of memory).
+ */
+int32_t pl_job_task_classes(const pl_job *job, int32_t *cls);
+
+/**
+ * \brief Give the job a label (copied; adding one it has is a no-op), which
+ *        other jobs' anti-affinity may name.
+ * \return ::PL_OK; ::PL_EINVAL (NULL job, NULL or empty label); ::PL_ENOMEM.
+ */
+pl_status pl_job_add_label(pl_job *job, const char *label);
+
+/** \brief Number of labels (0 for NULL). */
+int32_t pl_job_label_count(const pl_job *job);
+/** \brief Label \p i (owned by the job), NULL if out of range. */
+const char *pl_job_label(const pl_job *job, int32_t i);
+/** \brief Whether the job carries \p label. */
+int pl_job_has_label(const pl_job *job, const char *label);
+
+/**
+ * \brief Job-to-job MustNot: no task of this job shares a machine with a
+ *        task of another job labelled \p label (copied; adding one twice is
+ *        a no-op). Symmetric, as the thesis makes VMtoVM constraints: it also
+ *        keeps a job labelled \p label off this job's machines. It never
+ *        applies between a job and itself.
+ * \return ::PL_OK; ::PL_EINVAL (NULL job, NULL or empty label); ::PL_ENOMEM.
+ */
+pl_status pl_job_add_anti_affinity(pl_job *job, const char *label);
+
+/** \brief Number of anti-affinity labels (0 for NULL). */
+int32_t pl_job_anti_affinity_count(const pl_job *job);
+/** \brief Anti-affinity label \p i (owned by the job), NULL if out of range. */
+const char *pl_job_anti_affinity_label(const pl_job *job, int32_t i);
+
+/**
+ * \brief Whether jobs \p a and \p b must not share a machine: a != b and one
+ *        names a label of the other in its anti-affinity.
+ * \return 1 or 0 (0 when either is NULL).
+ */
+int pl_job_anti_affine(const pl_job *a, const pl_job *b);
+
+/**
+ * \brief Whether the job has any placement constraint beyond single-node:
+ *        a node constraint, a node filter, a collocation or
+ *        anti-collocation pair, a label or an anti-affinity label (a label
+ *        alone constrains nothing by itself, but other jobs may avoid it).
+ */
+int pl_job_has_constraints(const pl_job *job);
+
+/**
+ * \brief The thesis's conflict analysis (sec. 2.2 of ch. 4; placement/constraints.h)
+ *        of the job's constraints on \p topo, for the library's policies:
+ *        units are the tasks (one GPU each), classes those of
+ *        pl_job_task_classes(), nodes the machines of \p topo with at least
+ *        one GPU, each holding as many tasks as it has GPUs. Conflicts:
+ *        ::PL_CONFLICT_NO_NODE (the node constraints and node filter of a
+ *        class's tasks leave no machine), ::PL_CONFLICT_SELF_ANTI (two
+ *        anti-collocated tasks in one class), ::PL_CONFLICT_TOO_BIG (a class
+ *        has more tasks than every machine its constraints allow has GPUs).
+ *        In each pl_conflict, \c cls is the class and \c unit_a / \c unit_b
+ *        are tasks. Job-to-job anti-affinity is not looked at (it depends on
+ *        what else runs).
+ * \param[out] conflicts room for \p cap conflicts (may be NULL); the first
+ *             \p cap are written.
+ * \param[out] count number of conflicts (may be NULL).
+ * \return ::PL_OK (no conflict); ::PL_EINFEASIBLE (conflicts: the message
+ *         names each one and the constraints involved); ::PL_EINVAL (NULL
+ *         job or topology, negative cap); ::PL_ENOMEM.
+ */
+pl_status pl_job_check_constraints(const pl_job *job, const pl_topology *topo, pl_conflict *conflicts,
+                                   int32_t cap, int32_t *count);
 
 /* ---- queries --------------------------------------------------------------------- */
 

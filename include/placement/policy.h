@@ -36,6 +36,13 @@
  *    with batch jobs on shared GPUs by Min-Max Pairing when the pair keeps
  *    the QoS; sharing only on GPUs whose units capacity is >= 2
  *    (::pl_gpu_qos_opts).
+ *  - "constraint-energy", "constraint-balance": seed 003 ch. 4: the queue
+ *    placed under its placement constraints on the fewest active machines
+ *    (energy saving) or with the machines' GPU load balanced.
+ * Every policy honours the jobs' placement constraints (placement/job.h:
+ * node Must/MustNot on attributes, collocation, anti-collocation,
+ * anti-affinity between labelled jobs); a job whose constraints conflict on
+ * this topology is ::PL_DECISION_REJECTED with the conflict in its reason.
  * The five baselines place a job on one machine (a multi-node job that no
  * machine can hold is rejected by them); across machines fcfs and bf keep the
  * highest job utility (the SC17 artifact's rule), every policy considers
@@ -204,7 +211,7 @@ const pl_policy_ops *pl_policy_get(int i);
 /** \defgroup pl_policy_kim Options of the seed-003 policies (Kim thesis)
  *
  * Set up one of these with its init function, change what you need, and
- * point pl_policy_opts::policy_opts at it (doc/policies.md sec. 4c). The
+ * point pl_policy_opts::policy_opts at it (doc/policies.md sec. 4e). The
  * first member is a tag that lets a policy refuse another policy's struct.
  *  @{ */
 
@@ -267,7 +274,7 @@ void pl_sa_policy_opts_init(pl_sa_policy_opts *opts);
  *
  * The platform type of a machine is its name without trailing digits
  * ("gene17" -> "gene"): a JSON topology names each machine group after its
- * platform (doc/policies.md sec. 4c). The table gives t_K(P), the mean run
+ * platform (doc/policies.md sec. 4e). The table gives t_K(P), the mean run
  * time of one task of workload type K alone on one GPU of platform P (the
  * thesis's OneCore runtime, Table 3.3), from which the platform affinity is
  * computed. Without a table, or with fewer than two of its platforms in the

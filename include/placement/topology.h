@@ -169,7 +169,7 @@ pl_status pl_topology_create(pl_topology **out);
 void pl_topology_free(pl_topology *topo);
 
 /**
- * \brief Deep copy: vertices, links, capacities and allocations.
+ * \brief Deep copy: vertices, links, capacities, allocations and attributes.
  * \param[out] out the copy, released with pl_topology_free().
  * \return ::PL_OK, ::PL_EINVAL, ::PL_ENOMEM.
  */
@@ -219,8 +219,8 @@ pl_status pl_topology_set_link_weight(pl_topology *topo, int32_t link, int64_t w
 pl_status pl_topology_set_link_bandwidth(pl_topology *topo, int32_t link, int64_t bw_bytes_per_s);
 
 /**
- * \brief Copy the whole of \p src (all its vertices, links, capacities and
- *        allocations) into \p dst, its roots becoming children of \p parent
+ * \brief Copy the whole of \p src (all its vertices, links, capacities,
+ *        allocations and attributes) into \p dst, its roots becoming children of \p parent
  *        (or roots of \p dst when \p parent is -1). Vertex i of \p src
  *        becomes vertex (*first_vertex + i) of \p dst. Used to build clusters
  *        from machine templates.
@@ -230,6 +230,41 @@ pl_status pl_topology_set_link_bandwidth(pl_topology *topo, int32_t link, int64_
  */
 pl_status pl_topology_graft(pl_topology *dst, int32_t parent, const pl_topology *src,
                             int32_t *first_vertex);
+
+/* ---- vertex attributes (lib/topology/attrs.c) ------------------------------------- */
+
+/**
+ * \brief Set a key/value string attribute on vertex \p v ("arch" =
+ *        "power8", "zone" = "a"): what the node constraints of a job test
+ *        (placement/job.h, doc/topology.md). Setting an existing key replaces
+ *        its value; a NULL \p value removes the key (no error if absent).
+ *        Both strings are copied. Attributes are copied by pl_topology_copy(),
+ *        pl_topology_graft() and pl_topology_cluster(), and loaded from the
+ *        "attrs" objects of a JSON description (doc/topology-json.md).
+ * \return ::PL_OK; ::PL_EINVAL (bad vertex, NULL or empty key, empty
+ *         value); ::PL_ENOMEM (nothing changed).
+ */
+pl_status pl_topology_set_attr(pl_topology *topo, int32_t v, const char *key, const char *value);
+
+/**
+ * \brief Value of attribute \p key on vertex \p v, owned by the topology
+ *        (valid until the attribute is set again or removed, or the topology
+ *        freed); NULL when absent, or for a bad vertex or NULL key. Only \p v
+ *        itself is looked at, not its ancestors.
+ */
+const char *pl_topology_attr(const pl_topology *topo, int32_t v, const char *key);
+
+/** \brief Number of attributes of vertex \p v (0 for a bad vertex). */
+int32_t pl_topology_attr_count(const pl_topology *topo, int32_t v);
+
+/**
+ * \brief Attribute \p i (0 .. pl_topology_attr_count() - 1, in the order the
+ *        keys were first set) of vertex \p v.
+ * \param[out] key, value owned by the topology, as for pl_topology_attr(); either may be NULL.
+ * \return ::PL_OK or ::PL_EINVAL (bad vertex or index).
+ */
+pl_status pl_topology_attr_at(const pl_topology *topo, int32_t v, int32_t i, const char **key,
+                              const char **value);
 
 /* ---- queries ------------------------------------------------------------------ */
 
@@ -481,7 +516,7 @@ const char *const *pl_topology_builtin_names(void);
  *        (a topology with exactly one root, of kind ::PL_VK_MACHINE, e.g. a
  *        builtin), grouped into racks of \p machines_per_rack under one
  *        cluster root named "cluster". Machine i (the copy of the template's
- *        root, with everything under it: capacities and allocations too) is
+ *        root, with everything under it: capacities, allocations and attributes too) is
  *        named "node<i>" and sits in rack i / machines_per_rack, named
  *        "rack<r>"; so "cluster/rack1/node2/package1/gpu3" with a Minsky
  *        template and 2 machines per rack. Each machine is linked to its

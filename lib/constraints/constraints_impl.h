@@ -21,6 +21,10 @@ typedef struct cfilter {
     int32_t unit;
     int negate; /* MustNot converted to Must: attribute absent or different */
     char *key, *value;
+    /* A node-set filter (pl_constraints_node_set) instead of an attribute
+     * test: node n passes when n < nset and set[n]; key is its label. */
+    uint8_t *set;
+    int32_t nset;
 } cfilter;
 
 typedef struct cpair {
@@ -47,6 +51,18 @@ struct pl_constraints {
     pl_conflict *conflicts;
     int32_t nconflicts;
 };
+
+/* For the bridges from other models (the job constraints, lib/jobgraph):
+ * a node whose attributes come as arrays (keys unique, any characters), and
+ * a VMtoNode-Must given directly as its node set (the thesis computes every
+ * such constraint as "the set of nodes for which the predicate is true"),
+ * set[n] != 0 for the allowed nodes n < nset, copied; label names it in
+ * messages ("node filter"). */
+PL_INTERNAL pl_status pl_cnodes_add_attrs(pl_cnodes *nodes, const char *name, double cores,
+                                          double mem_gb, const char *const *keys,
+                                          const char *const *values, int32_t nattrs, int32_t *id);
+PL_INTERNAL pl_status pl_constraints_node_set(pl_constraints *c, int32_t unit, const uint8_t *set,
+                                              int32_t nset, const char *label);
 
 PL_INTERNAL int pl_cfilter_matches(const pl_cnodes *nodes, int32_t node, const cfilter *f);
 PL_INTERNAL void pl_constraints_invalidate(pl_constraints *c);

@@ -58,6 +58,7 @@ void pl_constraints_free(pl_constraints *c)
     for (int64_t i = 0; i < c->nfilters; i++) {
         free(c->filters[i].key);
         free(c->filters[i].value);
+        free(c->filters[i].set);
     }
     free(c->filters);
     free(c->coloc);
@@ -98,12 +99,34 @@ static pl_status add_filter(pl_constraints *c, int32_t unit, const char *key, co
     pl_status st = pl_grow((void **)&c->filters, &c->cap_filters, c->nfilters + 1, sizeof *c->filters);
     if (st != PL_OK)
         return st;
-    cfilter f = { unit, negate, pl_strdup(key), pl_strdup(value) };
+    cfilter f = { unit, negate, pl_strdup(key), pl_strdup(value), NULL, 0 };
     if (!f.key || !f.value) {
         free(f.key);
         free(f.value);
         return PL_ENOMEM;
     }
+    pl_constraints_invalidate(c);
+    c->filters[c->nfilters++] = f;
+    return PL_OK;
+}
+
+pl_status pl_constraints_node_set(pl_constraints *c, int32_t unit, const uint8_t *set, int32_t nset,
+                                  const char *label)
+{
+    if (bad_unit(c, unit) || nset < 0 || (nset > 0 && !set) || !label || !*label)
+        return pl_err(PL_EINVAL, "node set: bad unit %d, set or label", unit);
+    pl_status st = pl_grow((void **)&c->filters, &c->cap_filters, c->nfilters + 1, sizeof *c->filters);
+    if (st != PL_OK)
+        return st;
+    cfilter f = { unit, 0, pl_strdup(label), pl_strdup(""), pl_alloc((size_t)nset + 1, 1), nset };
+    if (!f.key || !f.value || !f.set) {
+        free(f.key);
+        free(f.value);
+        free(f.set);
+        return PL_ENOMEM;
+    }
+    if (nset > 0)
+        memcpy(f.set, set, (size_t)nset);
     pl_constraints_invalidate(c);
     c->filters[c->nfilters++] = f;
     return PL_OK;
@@ -281,7 +304,9 @@ static void describe_conflicts(const pl_constraints *c, const pl_cnodes *nodes, 
         if (f->kind == PL_CONFLICT_NO_NODE) {
             appendf(buf, cap, &len, " no node satisfies:");
             for (int64_t q = 0; q < c->nfilters; q++)
-                if (c->class_of[c->filters[q].unit] == k)
+                if (c->class_of[c->filters[q].unit] == k && c->filters[q].set)
+                    appendf(buf, cap, &len, " unit %d %s;", c->filters[q].unit, c->filters[q].key);
+                else if (c->class_of[c->filters[q].unit] == k)
                     appendf(buf, cap, &len, " unit %d %s %s=%s;", c->filters[q].unit,
                             c->filters[q].negate ? "must-not" : "must", c->filters[q].key,
                             c->filters[q].value);
@@ -419,6 +444,8 @@ pl_status pl_constraints_check(const pl_constraints *c, const pl_cnodes *nodes, 
                           assign[u], (long long)nodes->n);
     for (int64_t i = 0; i < c->nfilters; i++) {
         const cfilter *f = &c->filters[i];
+        if (assign[f->unit] >= 0 && !pl_cfilter_matches(nodes, assign[f->unit], f) && f->set)
+            return pl_err(PL_EVERIFY, "unit %d: %s excludes node %d", f->unit, f->key, assign[f->unit]);
         if (assign[f->unit] >= 0 && !pl_cfilter_matches(nodes, assign[f->unit], f)) {
             const char *v = pl_cnodes_attr(nodes, assign[f->unit], f->key);
             return pl_err(PL_EVERIFY, "unit %d %s %s=%s but node %d has %s=%s", f->unit,

@@ -83,17 +83,60 @@ static pl_status parse_attrs(cnode *n, const char *attrs)
     return PL_OK;
 }
 
-pl_status pl_cnodes_add(pl_cnodes *nodes, const char *name, double cores, double mem_gb,
-                        const char *attrs, int32_t *id)
+/* Copy n attributes from arrays into a node being built. */
+static pl_status copy_attrs(cnode *n, const char *const *keys, const char *const *values, int32_t count)
 {
-    if (!nodes)
-        return pl_err(PL_EINVAL, "pl_cnodes_add: NULL nodes");
+    if (count <= 0)
+        return PL_OK;
+    n->keys = pl_alloc((size_t)count, sizeof *n->keys);
+    n->values = pl_alloc((size_t)count, sizeof *n->values);
+    if (!n->keys || !n->values)
+        return PL_ENOMEM;
+    for (int32_t i = 0; i < count; i++) {
+        if (!keys[i] || !values[i])
+            return pl_err(PL_EINVAL, "node attributes: item %d is NULL", i);
+        n->keys[i] = pl_strdup(keys[i]);
+        n->values[i] = pl_strdup(values[i]);
+        n->nattrs = i + 1;
+        if (!n->keys[i] || !n->values[i])
+            return PL_ENOMEM;
+    }
+    return PL_OK;
+}
+
+/* Append n, or release what it holds on failure. */
+static pl_status add_node(pl_cnodes *nodes, cnode *n, pl_status st, int32_t *id)
+{
+    if (st == PL_OK && nodes->n >= INT32_MAX)
+        st = pl_err(PL_EINVAL, "pl_cnodes_add: too many nodes");
+    if (st == PL_OK)
+        st = pl_grow((void **)&nodes->v, &nodes->cap, nodes->n + 1, sizeof *nodes->v);
+    if (st != PL_OK) {
+        node_clear(n);
+        return st;
+    }
+    nodes->v[nodes->n] = *n;
+    if (id)
+        *id = (int32_t)nodes->n;
+    nodes->n++;
+    return PL_OK;
+}
+
+static pl_status check_capacity(double cores, double mem_gb)
+{
     if (!(cores >= 0) || !(mem_gb >= 0) || !isfinite(cores) || !isfinite(mem_gb))
         return pl_err(PL_EINVAL, "pl_cnodes_add: capacities %g cores, %g GB must be finite and >= 0",
                       cores, mem_gb);
-    if (nodes->n >= INT32_MAX)
-        return pl_err(PL_EINVAL, "pl_cnodes_add: too many nodes");
-    pl_status st = pl_grow((void **)&nodes->v, &nodes->cap, nodes->n + 1, sizeof *nodes->v);
+    return PL_OK;
+}
+
+pl_status pl_cnodes_add_attrs(pl_cnodes *nodes, const char *name, double cores, double mem_gb,
+                              const char *const *keys, const char *const *values, int32_t nattrs,
+                              int32_t *id)
+{
+    if (!nodes || (nattrs > 0 && (!keys || !values)))
+        return pl_err(PL_EINVAL, "pl_cnodes_add_attrs: NULL argument");
+    pl_status st = check_capacity(cores, mem_gb);
     if (st != PL_OK)
         return st;
     cnode n;
@@ -101,17 +144,29 @@ pl_status pl_cnodes_add(pl_cnodes *nodes, const char *name, double cores, double
     n.cores = cores;
     n.mem_gb = mem_gb;
     if (name && !(n.name = pl_strdup(name)))
-        return PL_ENOMEM;
-    st = parse_attrs(&n, attrs);
-    if (st != PL_OK) {
-        node_clear(&n);
+        st = PL_ENOMEM;
+    if (st == PL_OK)
+        st = copy_attrs(&n, keys, values, nattrs);
+    return add_node(nodes, &n, st, id);
+}
+
+pl_status pl_cnodes_add(pl_cnodes *nodes, const char *name, double cores, double mem_gb,
+                        const char *attrs, int32_t *id)
+{
+    if (!nodes)
+        return pl_err(PL_EINVAL, "pl_cnodes_add: NULL nodes");
+    pl_status st = check_capacity(cores, mem_gb);
+    if (st != PL_OK)
         return st;
-    }
-    nodes->v[nodes->n] = n;
-    if (id)
-        *id = (int32_t)nodes->n;
-    nodes->n++;
-    return PL_OK;
+    cnode n;
+    memset(&n, 0, sizeof n);
+    n.cores = cores;
+    n.mem_gb = mem_gb;
+    if (name && !(n.name = pl_strdup(name)))
+        st = PL_ENOMEM;
+    if (st == PL_OK)
+        st = parse_attrs(&n, attrs);
+    return add_node(nodes, &n, st, id);
 }
 
 int32_t pl_cnodes_count(const pl_cnodes *nodes)
@@ -143,6 +198,8 @@ pl_status pl_cnodes_capacity(const pl_cnodes *nodes, int32_t node, double *cores
 
 int pl_cfilter_matches(const pl_cnodes *nodes, int32_t node, const cfilter *f)
 {
+    if (f->set)
+        return node >= 0 && node < f->nset && f->set[node];
     const char *v = pl_cnodes_attr(nodes, node, f->key);
     int eq = v && strcmp(v, f->value) == 0;
     return f->negate ? !eq : eq;

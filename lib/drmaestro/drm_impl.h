@@ -19,6 +19,11 @@ typedef struct drm_sub {
     int32_t home;       /* home machine vertex the two arcs above were built for, -1 */
     int32_t task;       /* task of the job it belongs to */
     int32_t server;     /* decoded: serving provider vertex, -1 = unscheduled */
+    /* Restricted sub-tasks (drm_set_admit): one arc straight to each allowed
+     * provider, instead of the aggregated routes; rebuilt every round. */
+    int32_t *direct_arc, *direct_prov; /* [ndirect] arc, provider index */
+    int32_t ndirect;
+    int restricted;     /* routes closed or direct arcs added this round */
 } drm_sub;
 
 /* A job's nodes in one phase; count -1 when not built. */
@@ -49,6 +54,10 @@ typedef struct drm_phase {
     int32_t *prov_of_vertex;                /* [V] provider index or -1 */
 } drm_phase;
 
+/* May sub-tasks of task `task` of request `req` (its index in the round) be
+ * served by provider vertex `provider` (a machine or pool)? */
+typedef int (*drm_admit_fn)(void *ctx, int32_t req, int32_t task, int32_t provider);
+
 /* Per-round decision storage. */
 typedef struct drm_result {
     pl_drm_placement *pl;
@@ -70,12 +79,22 @@ struct pl_drm {
     int32_t *machines;       /* machine vertices in preorder */
     int32_t nmachines;
     drm_result res;
+    drm_admit_fn admit;      /* NULL: every provider admits every sub-task */
+    void *admit_ctx;
 };
 
 /* Per-round scratch: amounts already promised per vertex and resource. */
 typedef struct drm_taken {
     int64_t *amt; /* [V * PL_RES_COUNT] */
 } drm_taken;
+
+/* Restrict where sub-tasks may be served from the next round on (NULL fn:
+ * no restriction). A sub-task some provider refuses gets arcs only to the
+ * providers that admit it (its aggregated routes through X and RN closed),
+ * so the flow itself keeps it off the others (doc/policies.md, 4c). In phase 1
+ * a task no core-offering machine admits is left unrestricted: its home is
+ * only where its CPU part runs; phases 2 and 3 always apply the filter. */
+PL_INTERNAL void drm_set_admit(pl_drm *d, drm_admit_fn fn, void *ctx);
 
 PL_INTERNAL pl_status drm_topology_init(pl_drm *d, const pl_topology *topo);
 PL_INTERNAL int64_t drm_free_amount(const pl_topology *topo, const drm_taken *tk, int32_t v,

@@ -116,11 +116,33 @@ static void phase_free(drm_phase *ph)
     memset(ph, 0, sizeof *ph);
 }
 
+static void sub_free_direct(drm_sub *s)
+{
+    free(s->direct_arc);
+    free(s->direct_prov);
+    s->direct_arc = s->direct_prov = NULL;
+    s->ndirect = 0;
+}
+
+static void jphase_free_subs(drm_jphase *jp)
+{
+    for (int32_t k = 0; jp->sub && k < jp->count; k++)
+        sub_free_direct(&jp->sub[k]);
+    free(jp->sub);
+    jp->sub = NULL;
+}
+
+void drm_set_admit(pl_drm *d, drm_admit_fn fn, void *ctx)
+{
+    d->admit = fn;
+    d->admit_ctx = ctx;
+}
+
 static void entries_forget_nodes(pl_drm *d)
 {
     for (int32_t i = 0; i < d->ne; i++)
         for (int p = 0; p < DRM_PHASES; p++) {
-            free(d->e[i].ph[p].sub);
+            jphase_free_subs(&d->e[i].ph[p]);
             d->e[i].ph[p].sub = NULL;
             d->e[i].ph[p].count = -1;
             d->e[i].ph[p].unode = d->e[i].ph[p].uarc = -1;
@@ -360,8 +382,7 @@ static void jphase_remove(drm_phase *ph, drm_jphase *jp)
         pl_flownet_remove_node(ph->net, jp->sub[i].node);
     if (jp->unode >= 0)
         pl_flownet_remove_node(ph->net, jp->unode);
-    free(jp->sub);
-    jp->sub = NULL;
+    jphase_free_subs(jp);
     jp->count = -1;
     jp->unode = jp->uarc = -1;
 }
@@ -482,6 +503,76 @@ static pl_status sub_set_costs(drm_phase *ph, int p, drm_sub *s, const drm_jobco
     return st;
 }
 
+/* Undo an earlier round's restriction: remove the direct arcs and reopen
+ * the local arc (sub_set_costs reopens the X and RN routes). Untouched
+ * sub-tasks cost nothing, so an unfiltered handle keeps its warm starts. */
+static pl_status sub_unrestrict(drm_phase *ph, drm_sub *s)
+{
+    if (!s->restricted)
+        return PL_OK;
+    pl_status st = PL_OK;
+    for (int32_t i = 0; i < s->ndirect && st == PL_OK; i++)
+        st = pl_flownet_remove_arc(ph->net, s->direct_arc[i]);
+    sub_free_direct(s);
+    if (st == PL_OK && s->arc_local >= 0)
+        st = pl_flownet_set_arc_bounds(ph->net, s->arc_local, 0, 1);
+    s->restricted = 0;
+    return st;
+}
+
+/* Apply drm_set_admit's filter to sub-task s of request req: when some
+ * provider refuses it, close its routes through X and RN (which reach every
+ * provider), keep the local arc only to an admitting home, and add one arc
+ * to each other admitting provider, costed as the route it replaces (phase
+ * 1: placement; later phases: same rack or cross rack from the home). */
+static pl_status sub_restrict(pl_drm *d, drm_phase *ph, int p, drm_sub *s, int32_t req,
+                              const drm_jobcost *c)
+{
+    pl_status st = sub_unrestrict(ph, s);
+    if (st != PL_OK || !d->admit)
+        return st;
+    uint8_t *ok = pl_alloc((size_t)ph->nprov + 1, 1);
+    if (!ok)
+        return PL_ENOMEM;
+    int32_t nok = 0;
+    for (int32_t q = 0; q < ph->nprov; q++)
+        nok += ok[q] = (uint8_t)(d->admit(d->admit_ctx, req, s->task, ph->prov_vertex[q]) != 0);
+    /* Phase 1 only steers the task's home (its CPU and memory): when no
+     * machine offering cores admits it, any home will do, and the GPU phase,
+     * whose provider is the machine the constraint is about, enforces it. */
+    if (nok == ph->nprov || (p == DRM_CPU && nok == 0)) {
+        free(ok);
+        return PL_OK;
+    }
+    int32_t home = p == DRM_CPU ? -1 : s->home;
+    int32_t home_prov = home >= 0 ? ph->prov_of_vertex[home] : -1;
+    int32_t home_rack = home >= 0 ? d->rack_of_vertex[home] : -1;
+    int64_t remote_cap = p == DRM_CPU || c->remote_ok ? 1 : 0;
+    s->restricted = 1;
+    st = pl_flownet_set_arc_bounds(ph->net, s->arc_x, 0, 0);
+    if (st == PL_OK && s->arc_rack >= 0)
+        st = pl_flownet_set_arc_bounds(ph->net, s->arc_rack, 0, 0);
+    if (st == PL_OK && s->arc_local >= 0 && !(home_prov >= 0 && ok[home_prov]))
+        st = pl_flownet_set_arc_bounds(ph->net, s->arc_local, 0, 0);
+    if (st == PL_OK && nok > 0 && (!(s->direct_arc = pl_alloc((size_t)nok, sizeof *s->direct_arc)) ||
+                                   !(s->direct_prov = pl_alloc((size_t)nok, sizeof *s->direct_prov))))
+        st = PL_ENOMEM;
+    for (int32_t q = 0; q < ph->nprov && st == PL_OK; q++) {
+        if (!ok[q] || (q == home_prov && s->arc_local >= 0))
+            continue;
+        int64_t cost = p == DRM_CPU ? c->place
+                       : home_rack >= 0 && ph->prov_rack[q] == home_rack ? c->rack : c->cross;
+        int32_t arc;
+        st = pl_flownet_add_arc(ph->net, s->node, ph->prov_node[q], 0, remote_cap, cost, &arc);
+        if (st == PL_OK) {
+            s->direct_arc[s->ndirect] = arc;
+            s->direct_prov[s->ndirect++] = q;
+        }
+    }
+    free(ok);
+    return st;
+}
+
 /* ---- decoding ----------------------------------------------------------------- */
 
 static int64_t flow_of(const pl_flownet *net, int32_t arc)
@@ -547,6 +638,11 @@ static pl_status decode_phase(pl_drm *d, int p, const uint8_t *active, int32_t n
         for (int32_t k = 0; active[i] && k < jp->count; k++) {
             drm_sub *s = &jp->sub[k];
             s->server = -1;
+            for (int32_t q = 0; q < s->ndirect && s->server < 0; q++)
+                if (flow_of(ph->net, s->direct_arc[q]) > 0)
+                    s->server = ph->prov_vertex[s->direct_prov[q]];
+            if (s->server >= 0)
+                continue;
             if (flow_of(ph->net, s->arc_local) > 0)
                 s->server = s->home;
             else if (flow_of(ph->net, s->arc_rack) > 0)
@@ -593,10 +689,8 @@ static void drop_absent_entries(pl_drm *d)
             for (int p = 0; p < DRM_PHASES; p++)
                 if (d->ph[p].net)
                     jphase_remove(&d->ph[p], &d->e[i].ph[p]);
-                else {
-                    free(d->e[i].ph[p].sub);
-                    d->e[i].ph[p].sub = NULL;
-                }
+                else
+                    jphase_free_subs(&d->e[i].ph[p]);
             continue;
         }
         d->e[w++] = d->e[i];
@@ -705,6 +799,8 @@ static pl_status run_phase(pl_drm *d, const pl_topology *topo, int p, const pl_d
                 st = sub_set_home(d, ph, s, home_of(e, s));
             if (st == PL_OK && active[i])
                 st = sub_set_costs(ph, p, s, &costs[i]);
+            if (st == PL_OK)
+                st = active[i] ? sub_restrict(d, ph, p, s, e->req, &costs[i]) : sub_unrestrict(ph, s);
             if (st == PL_OK)
                 st = pl_flownet_set_supply(ph->net, s->node, active[i] ? 1 : 0);
             supply += active[i] ? 1 : 0;

@@ -41,6 +41,7 @@ static void job_destroy(pl_job *job)
     free(job->edges);
     free(job->anti);
     free_nodes(job->nodes, job->nnodes);
+    pl_job_free_constraints(job);
     free(job->wl_type);
     free(job->wl_size);
     free(job->name);
@@ -318,6 +319,8 @@ pl_status pl_job_copy(const pl_job *job, pl_job **out)
         st = pl_job_set_node_filter(c, (const char *const *)job->nodes, job->nnodes);
     if (!st)
         st = pl_job_set_workload(c, job->wl_type, job->wl_size);
+    if (!st)
+        st = pl_job_copy_constraints(job, c);
     if (st) {
         pl_job_free(c);
         return st;

@@ -23,11 +23,28 @@ struct pl_job {
     int64_t nanti, anti_cap;
     char **nodes;                  /* node filter; nnodes == 0: none */
     int32_t nnodes;
+    /* Placement constraints (job_constraints.c; Kim's thesis ch. 4). */
+    struct pl_job_rule *rules;     /* node Must / MustNot in adding order */
+    int64_t nrules, rules_cap;
+    int32_t (*coloc)[2];           /* task-to-task Must pairs, a < b, no duplicates */
+    int64_t ncoloc, coloc_cap;
+    char **labels, **avoid;        /* job labels; labels of jobs it must not share a machine with */
+    int64_t nlabels, labels_cap, navoid, avoid_cap;
     char *wl_type, *wl_size;       /* NULL: unset */
     double min_utility, slo, arrival, duration;
     int single_node;
     const pl_jobset *owner;        /* the set that frees it, NULL when free-standing */
 };
+
+typedef struct pl_job_rule {
+    int32_t task;                  /* PL_JOB_ALL_TASKS or a task */
+    int must_not;
+    char *key, *value;
+} pl_job_rule;
+
+/* Release the constraint storage (job_destroy) and copy it (pl_job_copy). */
+PL_INTERNAL void pl_job_free_constraints(pl_job *job);
+PL_INTERNAL pl_status pl_job_copy_constraints(const pl_job *src, pl_job *dst);
 
 struct pl_jobset {
     pl_job **jobs;

@@ -19,9 +19,57 @@ static void opt_member(const json_t *obj, const char *path, const char *key, con
     *v = json_object_get(obj, key);
 }
 
+/* {"key": "value"} of obj[name] as node Must (must_not 0) or MustNot rules of
+ * task (or PL_JOB_ALL_TASKS). A MustNot value may be an array of values, one
+ * rule each; a Must takes one value, since several Musts on one key
+ * intersect (the thesis's rule) and a list would read as "one of". */
+static pl_status load_rules(pl_job *job, int32_t task, const json_t *obj, const char *path,
+                            const char *name, int must_not)
+{
+    char rp[PL_JSON_PATH], kp[PL_JSON_PATH], ip[PL_JSON_PATH];
+    const json_t *rules, *val;
+    const char *key;
+    opt_member(obj, path, name, &rules, rp);
+    if (!rules)
+        return PL_OK;
+    pl_status st = pl_json_expect(rules, JSON_OBJECT, rp);
+    json_object_foreach((json_t *)rules, key, val) {
+        if (st)
+            break;
+        pl_json_key(kp, rp, key);
+        if (!*key)
+            return pl_json_fail(kp, "an attribute key must be non-empty");
+        size_t n = json_is_array(val) && must_not ? json_array_size(val) : 1;
+        if (json_is_array(val) && must_not && n == 0)
+            return pl_json_fail(kp, "expected at least one value");
+        for (size_t i = 0; i < n && !st; i++) {
+            const json_t *x = json_is_array(val) && must_not ? json_array_get(val, i) : val;
+            if (json_is_array(val) && must_not)
+                pl_json_index(ip, kp, i);
+            else
+                snprintf(ip, sizeof ip, "%s", kp);
+            if (!json_is_string(x))
+                return pl_json_fail(ip, "expected a string%s", must_not ? " or an array of strings" :
+                                    " (several Must values of one key intersect: give one)");
+            if (!*json_string_value(x))
+                return pl_json_fail(ip, "an attribute value must be non-empty");
+            st = must_not ? pl_job_add_node_must_not(job, task, key, json_string_value(x))
+                          : pl_job_add_node_must(job, task, key, json_string_value(x));
+        }
+    }
+    return st;
+}
+
+static pl_status load_task_rules(pl_job *job, int32_t task, const json_t *obj, const char *path)
+{
+    pl_status st = load_rules(job, task, obj, path, "must", 0);
+    return st ? st : load_rules(job, task, obj, path, "must_not", 1);
+}
+
 static pl_status load_task(pl_job *job, const json_t *v, const char *path)
 {
-    static const char *const keys[] = {"gpus", "cores", "memory", "gpu_memory", "bandwidth", NULL};
+    static const char *const keys[] = {"gpus", "cores", "memory", "gpu_memory", "bandwidth", "must",
+                                       "must_not", NULL};
     static const char *const names[] = {"gpus", "cores", "memory", "gpu_memory", "bandwidth"};
     pl_status st = pl_json_expect(v, JSON_OBJECT, path);
     if (st || (st = pl_json_check_keys(v, path, keys)))
@@ -35,7 +83,10 @@ static pl_status load_task(pl_job *job, const json_t *v, const char *path)
         if (x && (st = pl_json_int(x, sub, 0, INT64_MAX, fields[i])))
             return st;
     }
-    return pl_job_add_task(job, &d, NULL);
+    int32_t id;
+    if ((st = pl_job_add_task(job, &d, &id)))
+        return st;
+    return load_task_rules(job, id, v, path);
 }
 
 static pl_status load_tasks(pl_job *job, const json_t *obj, const char *path)
@@ -190,11 +241,13 @@ static pl_status load_numbers(pl_job *job, const json_t *obj, const char *path)
     return st ? st : pl_job_set_single_node(job, json_is_true(v));
 }
 
-static pl_status load_anti(pl_job *job, const json_t *obj, const char *path)
+/* obj[name]: an array of [a, b] task pairs, each passed to add. */
+static pl_status load_pairs(pl_job *job, const json_t *obj, const char *path, const char *name,
+                            pl_status (*add)(pl_job *, int32_t, int32_t))
 {
     char ap[PL_JSON_PATH];
     const json_t *anti;
-    opt_member(obj, path, "anti_collocation", &anti, ap);
+    opt_member(obj, path, name, &anti, ap);
     if (!anti)
         return PL_OK;
     pl_status st = pl_json_expect(anti, JSON_ARRAY, ap);
@@ -213,9 +266,41 @@ static pl_status load_anti(pl_job *job, const json_t *obj, const char *path)
                 return st;
         }
         if (!(st = distinct(ab[0], ab[1], p)))
-            st = pl_job_add_anti_collocation(job, ab[0], ab[1]);
+            st = add(job, ab[0], ab[1]);
     }
     return st;
+}
+
+/* obj[name]: an array of non-empty strings, each passed to add. */
+static pl_status load_labels(pl_job *job, const json_t *obj, const char *path, const char *name,
+                             pl_status (*add)(pl_job *, const char *))
+{
+    char lp[PL_JSON_PATH], sub[PL_JSON_PATH];
+    const json_t *arr;
+    opt_member(obj, path, name, &arr, lp);
+    if (!arr)
+        return PL_OK;
+    pl_status st = pl_json_expect(arr, JSON_ARRAY, lp);
+    for (size_t i = 0; !st && i < json_array_size(arr); i++) {
+        const json_t *v = json_array_get(arr, i);
+        pl_json_index(sub, lp, i);
+        if (!(st = pl_json_expect(v, JSON_STRING, sub)) && !*json_string_value(v))
+            st = pl_json_fail(sub, "a label must be non-empty");
+        if (!st)
+            st = add(job, json_string_value(v));
+    }
+    return st;
+}
+
+static pl_status load_constraints(pl_job *job, const json_t *obj, const char *path)
+{
+    pl_status st;
+    if ((st = load_pairs(job, obj, path, "anti_collocation", pl_job_add_anti_collocation)) ||
+        (st = load_pairs(job, obj, path, "collocation", pl_job_add_collocation)) ||
+        (st = load_task_rules(job, PL_JOB_ALL_TASKS, obj, path)) ||
+        (st = load_labels(job, obj, path, "labels", pl_job_add_label)))
+        return st;
+    return load_labels(job, obj, path, "anti_affinity", pl_job_add_anti_affinity);
 }
 
 static pl_status load_nodes(pl_job *job, const json_t *obj, const char *path)
@@ -251,7 +336,8 @@ static pl_status load_job(const json_t *v, const char *path, size_t index, pl_jo
 {
     static const char *const keys[] = {"name", "arrival", "gpus", "tasks", "traffic", "edges", "workload",
                                        "min_utility", "slo", "duration", "single_node",
-                                       "anti_collocation", "nodes", NULL};
+                                       "anti_collocation", "nodes", "collocation", "must",
+                                       "must_not", "labels", "anti_affinity", NULL};
     *out = NULL;
     pl_status st = pl_json_expect(v, JSON_OBJECT, path);
     if (st || (st = pl_json_check_keys(v, path, keys)))
@@ -267,7 +353,7 @@ static pl_status load_job(const json_t *v, const char *path, size_t index, pl_jo
         return st;
     if ((st = load_tasks(job, v, path)) || (st = load_edges(job, v, path)) ||
         (st = load_workload(job, v, path)) || (st = load_numbers(job, v, path)) ||
-        (st = load_anti(job, v, path)) || (st = load_nodes(job, v, path))) {
+        (st = load_constraints(job, v, path)) || (st = load_nodes(job, v, path))) {
         pl_job_free(job);
         return st;
     }

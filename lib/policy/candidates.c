@@ -2,6 +2,7 @@
  * Eq. 3 over the GPU distances, interference from the jobs on the same
  * sockets, Eq. 5 over the machine's sockets, and the utility. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "policy_impl.h"
@@ -143,6 +144,8 @@ void pl_pctx_free(pl_pctx *c)
     free(c->occ);
     free(c->ref_sub);
     free(c->subpos);
+    free(c->host_v);
+    free(c->host_gpus);
     pl_profile_set_free(c->owned_ps);
     pl_topology_free(c->work);
     free(c);
@@ -437,33 +440,57 @@ int32_t pl_pctx_socket_free(const pl_pctx *c, int32_t mi, int32_t s)
     return n;
 }
 
-static int has_anti_collocation(const pl_job *job, int32_t k)
+/* The first anti-collocated pair (*a < *b), 0 if none. */
+static int anti_collocated_pair(const pl_job *job, int32_t k, int32_t *a, int32_t *b)
 {
-    for (int32_t a = 0; a < k; a++)
-        for (int32_t b = a + 1; b < k; b++)
-            if (pl_job_anti_collocated(job, a, b))
+    for (*a = 0; *a < k; (*a)++)
+        for (*b = *a + 1; *b < k; (*b)++)
+            if (pl_job_anti_collocated(job, *a, *b))
                 return 1;
     return 0;
 }
 
-int pl_pctx_machine_admits(pl_pctx *c, const pl_job *job, int32_t mi, int32_t k)
+/* GPUs of the machines at least one task of job may use (by its node
+ * constraints and node filter): what a multi-machine job can have at most. */
+static int64_t usable_gpus(pl_pctx *c, const pl_job *job)
 {
-    return c->mach[mi].ngpus >= k && pl_job_admits_node(job, c->mach[mi].name);
+    int64_t total = 0;
+    for (int32_t m = 0; m < c->nmach; m++)
+        for (int32_t t = 0; t < pl_job_task_count(job); t++)
+            if (pl_pctx_task_admits(c, job, t, m)) {
+                total += c->mach[m].ngpus;
+                break;
+            }
+    return total;
 }
 
-const char *pl_pctx_job_check(pl_pctx *c, const pl_job *job, int32_t *k, int single_machine_only)
+pl_status pl_pctx_job_check(pl_pctx *c, const pl_job *job, int32_t *k, int single_machine_only,
+                            const char **why)
 {
+    *why = NULL;
     *k = pl_job_task_count(job);
-    if (*k == 0)
-        return "the job has no tasks";
+    if (*k == 0) {
+        *why = "the job has no tasks";
+        return PL_OK;
+    }
     for (int32_t i = 0; i < *k; i++) {
         pl_task_demand d;
-        if (pl_job_task(job, i, &d) || d.gpus > 1)
-            return "a task asks for more than one GPU (a task is placed on one GPU)";
+        if (pl_job_task(job, i, &d) || d.gpus > 1) {
+            *why = "a task asks for more than one GPU (a task is placed on one GPU)";
+            return PL_OK;
+        }
     }
     int one_machine = single_machine_only || pl_job_single_node(job);
-    if (pl_job_single_node(job) && has_anti_collocation(job, *k))
-        return "anti-collocated tasks cannot share the one machine the job is restricted to";
+    int32_t a, b;
+    if (one_machine && anti_collocated_pair(job, *k, &a, &b)) {
+        /* The thesis's SELF_ANTI: one machine makes all tasks one class. */
+        snprintf(c->reason, sizeof c->reason, "constraint conflict SELF_ANTI: tasks %d and %d must not "
+                 "share a machine (anti-collocation) but must share one: %s", (int)a, (int)b,
+                 pl_job_single_node(job) ? "the job is single-node (one machine for all its tasks)"
+                                         : "this policy places a job on one machine");
+        *why = c->reason;
+        return PL_OK;
+    }
     int64_t total = 0;
     int32_t largest = 0, admitted = 0;
     for (int32_t m = 0; m < c->nmach; m++) {
@@ -475,21 +502,22 @@ const char *pl_pctx_job_check(pl_pctx *c, const pl_job *job, int32_t *k, int sin
             largest = c->mach[m].ngpus;
     }
     if (!admitted)
-        return "no machine with GPUs passes the job's node filter";
-    if (one_machine && largest < *k)
-        return "needs more GPUs on one machine than any admissible machine has";
-    if (!one_machine && total < *k)
-        return "needs more GPUs than the admissible machines have together";
-    return NULL;
-}
-
-static int anti_collocation_ok(const pl_pctx *c, const pl_job *job, const int32_t *gpus, int32_t k)
-{
-    for (int32_t a = 0; a < k; a++)
-        for (int32_t b = a + 1; b < k; b++)
-            if (c->gpu_mach[gpus[a]] == c->gpu_mach[gpus[b]] && pl_job_anti_collocated(job, a, b))
-                return 0;
-    return 1;
+        *why = "no machine with GPUs passes the job's node filter";
+    else if (one_machine && largest < *k)
+        *why = "needs more GPUs on one machine than any admissible machine has";
+    else if (!one_machine && total < *k)
+        *why = "needs more GPUs than the admissible machines have together";
+    if (*why)
+        return PL_OK;
+    int conflict = 0;
+    pl_status st = pl_pctx_constraint_conflicts(c, job, one_machine, c->reason, sizeof c->reason, &conflict);
+    if (st || conflict) {
+        *why = conflict ? c->reason : NULL;
+        return st;
+    }
+    if (!one_machine && pl_job_has_constraints(job) && usable_gpus(c, job) < *k)
+        *why = "needs more GPUs than the machines its node constraints allow have together";
+    return PL_OK;
 }
 
 static int distinct_gpus(const pl_pctx *c, const int32_t *gpus, int32_t k)
@@ -709,7 +737,9 @@ pl_status pl_pctx_evaluate(pl_pctx *c, const pl_job *job, pl_cand *cand, int *ok
 {
     *ok = 0;
     int32_t k = cand->k;
-    if (!distinct_gpus(c, cand->gpus, k) || !anti_collocation_ok(c, job, cand->gpus, k))
+    char why[256];
+    if (!distinct_gpus(c, cand->gpus, k) ||
+        pl_pctx_constraint_violation(c, job, cand->gpus, k, pl_job_single_node(job), why, sizeof why))
         return PL_OK;
     pl_plan_item *items;
     int32_t n;

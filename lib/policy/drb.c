@@ -13,8 +13,10 @@
  * higher utility, side 0 on a tie (the pseudocode's U(P0) >= U(P1) -> A0, not
  * the prose), among the sides whose constraints hold: room (a side gets at
  * most as many tasks as it has GPUs), anti-collocation (no partner already
- * on a side that lies within the same machine) and the resources of the
- * tasks sent to that side so far (tentatively on its first GPUs).
+ * on a side that lies within the same machine), the task's node constraints
+ * and job-to-job anti-affinity (some machine of the side admits it) and the
+ * resources of the tasks sent to that side so far (tentatively on its first
+ * GPUs). Collocation is left to the candidate's check (pl_pctx_evaluate).
  *
  * Algorithm 3 returns communication costs while Algorithm 2 expects
  * (A0, C0, A1, C1): here C is one table, each task's current domain
@@ -194,6 +196,27 @@ static int anti_ok(const drb *d, int32_t t, const side_state *s)
     return 1;
 }
 
+/* A placement constraint (placement/job.h) lets t onto some GPU of the side:
+ * a machine that passes its node constraints and node filter and holds no
+ * job it must avoid. Sides keep machines whole near the top of the
+ * recursion, so this steers tasks to their machines before the split
+ * reaches single machines, where it becomes exact. */
+static int placement_ok(const drb *d, int32_t t, const side_state *s)
+{
+    if (!pl_job_has_constraints(d->job))
+        return 1;
+    int32_t last = -1;
+    for (int32_t i = 0; i < s->n; i++) {
+        int32_t m = d->c->gpu_mach[s->P[i]];
+        if (m == last)
+            continue;
+        last = m;
+        if (pl_pctx_task_admits(d->c, d->job, t, m) && !pl_pctx_machine_avoided(d->c, d->job, m))
+            return 1;
+    }
+    return 0;
+}
+
 /* The tasks of the side plus t, on the side's first GPUs, fit the free resources. */
 static pl_status resources_ok(const drb *d, int32_t t, const side_state *s, int *ok)
 {
@@ -272,7 +295,7 @@ static pl_status job_split(drb *d, const int32_t *A, int32_t na, const int32_t *
         int32_t t = A[i];
         int feas[2];
         for (int y = 0; y < 2; y++) {
-            feas[y] = s[y].count < s[y].n && anti_ok(d, t, &s[y]);
+            feas[y] = s[y].count < s[y].n && anti_ok(d, t, &s[y]) && placement_ok(d, t, &s[y]);
             if (feas[y]) {
                 pl_status st = resources_ok(d, t, &s[y], &feas[y]);
                 if (st)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <placement/drmaestro.h>
 #include "policy_impl.h"
+#include "../drmaestro/drm_impl.h"
 
 /* The job as DRMaestro sees it: the same tasks, each asking one GPU. */
 static pl_status one_gpu_per_task(const pl_job *job, pl_job **out)
@@ -47,8 +48,9 @@ static const char *why(pl_drm_outcome o)
  * the GPUs span machines or one sits in a pool), Eq. (3) over the GPUs (-1
  * when two of them have no link path) and the utility Ut of Eq. 6. */
 static pl_status placed(const pl_policy_request *req, const pl_job *job, const pl_drm_placement *p,
-                        pl_decision *out, int32_t i)
+                        pl_drm_cons *cons, pl_decision *out, int32_t i, int *ok)
 {
+    *ok = 0;
     const int32_t k = pl_job_task_count(job);
     int32_t *g = pl_alloc((size_t)k, sizeof *g);
     int64_t *dist = pl_alloc((size_t)k * (size_t)k, sizeof *dist);
@@ -71,6 +73,16 @@ static pl_status placed(const pl_policy_request *req, const pl_job *job, const p
         } else if (!st)
             info.machine = t == 0 || (!pool && info.machine == m) ? m : -1;
     }
+    const char *broken = NULL;
+    if (!st)
+        st = pl_drm_cons_accept(cons, i, g, &broken);
+    if (!st && broken) {
+        pl_decision_info w = {.kind = PL_DECISION_WAITING, .machine = -1, .slowdown = 1, .reason = broken};
+        st = pl_decision_set(out, i, &w);
+        free(g);
+        free(dist);
+        return st;
+    }
     if (!st)
         st = pl_topology_distance_matrix(req->topo, g, k, dist);
     int connected = 1;
@@ -84,6 +96,7 @@ static pl_status placed(const pl_policy_request *req, const pl_job *job, const p
         double phi = pl_job_duration(job), tau = pl_job_slo(job);
         info.utility = pl_drm_utility(phi, tau > 0 ? tau : 100, 1);
         st = pl_decision_set(out, i, &info);
+        *ok = st == PL_OK;
     }
     free(g);
     free(dist);
@@ -111,6 +124,7 @@ static pl_status place_drm(const pl_policy_request *req, pl_decision *out, int n
     pl_drm_opts_init(&o);
     o.network_aware = network_aware;
     pl_drm *d = NULL;
+    pl_drm_cons *cons = NULL;
     pl_topology *work = NULL;
     pl_job **jobs = pl_alloc((size_t)n + 1, sizeof *jobs);
     pl_drm_job_request *reqs = pl_alloc((size_t)n + 1, sizeof *reqs);
@@ -121,14 +135,28 @@ static pl_status place_drm(const pl_policy_request *req, pl_decision *out, int n
         st = pl_topology_copy(req->topo, &work); /* pl_drm_round takes a mutable topology */
     if (!st)
         st = pl_drm_create(&o, &d);
+    if (!st)
+        st = pl_drm_cons_create(req, &cons);
+    /* The filter only when a queued job has constraints: otherwise every
+     * provider admits every task and the networks are DRMaestro's own. */
+    for (int32_t i = 0; i < n && !st; i++)
+        if (pl_job_has_constraints(req->queue[i])) {
+            drm_set_admit(d, pl_drm_cons_admit, cons);
+            break;
+        }
     for (int32_t i = 0; i < n && !st; i++) {
         const char *no = refusal(req->queue[i]);
+        if (!no)
+            st = pl_drm_cons_refusal(cons, req->queue[i], &no);
+        if (st)
+            break;
         if (no) {
             pl_decision_info info = {.kind = PL_DECISION_REJECTED, .machine = -1, .slowdown = 1,
                                      .reason = no};
             st = pl_decision_set(out, i, &info);
         } else if (!(st = one_gpu_per_task(req->queue[i], &jobs[nreq]))) {
             reqs[nreq] = (pl_drm_job_request){.id = i, .job = jobs[nreq]};
+            pl_drm_cons_bind(cons, nreq, i);
             queue_index[nreq++] = i;
         }
     }
@@ -145,9 +173,11 @@ static pl_status place_drm(const pl_policy_request *req, pl_decision *out, int n
             pl_decision_info info = {.kind = PL_DECISION_WAITING, .machine = -1, .slowdown = 1,
                                      .reason = "max_placed reached"};
             st = pl_decision_set(out, i, &info);
-        } else if (p->outcome == PL_DRM_PLACED && !(st = placed(req, req->queue[i], p, out, i)))
-            nplaced++;
-        else if (!st && p->outcome != PL_DRM_PLACED) {
+        } else if (p->outcome == PL_DRM_PLACED) {
+            int ok;
+            if (!(st = placed(req, req->queue[i], p, cons, out, i, &ok)))
+                nplaced += ok;
+        } else if (!st) {
             pl_decision_info info = {.kind = p->outcome == PL_DRM_POSTPONED ? PL_DECISION_POSTPONED
                                                                            : PL_DECISION_WAITING,
                                      .machine = -1, .slowdown = 1, .reason = why(p->outcome)};
@@ -160,6 +190,7 @@ static pl_status place_drm(const pl_policy_request *req, pl_decision *out, int n
     free(reqs);
     free(queue_index);
     pl_drm_free(d);
+    pl_drm_cons_free(cons);
     pl_topology_free(work);
     return st;
 }

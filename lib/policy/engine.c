@@ -22,7 +22,10 @@ static pl_status decide(pl_pctx *c, const pl_engine_rules *rules, pl_decision *o
     int32_t k;
     char reason[256];
     *placed = *waited = 0;
-    const char *why = pl_pctx_job_check(c, job, &k, rules->single_machine);
+    const char *why;
+    pl_status st = pl_pctx_job_check(c, job, &k, rules->single_machine, &why);
+    if (st)
+        return st;
     if (why)
         return set_kind(out, i, PL_DECISION_REJECTED, why);
     pl_cand cand = {0};
@@ -30,7 +33,7 @@ static pl_status decide(pl_pctx *c, const pl_engine_rules *rules, pl_decision *o
     if (!(cand.gpus = pl_alloc((size_t)k, sizeof *cand.gpus)))
         return PL_ENOMEM;
     pl_choose_result res = PL_NO_FIT;
-    pl_status st = rules->choose(c, job, k, &cand, &res);
+    st = rules->choose(c, job, k, &cand, &res);
     if (st || res == PL_NO_FIT) {
         free(cand.gpus);
         if (st)

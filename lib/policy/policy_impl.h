@@ -74,6 +74,11 @@ typedef struct pl_pctx {
     int32_t *ref_sub;
     int32_t ref_n;
     int32_t *subpos;
+    /* The machines as hosts of the constraint model (constraint_check.c),
+     * built on first use, and the text of the last rejection it gave. */
+    int32_t *host_v;
+    double *host_gpus;
+    char reason[1024];
 } pl_pctx;
 
 /* A candidate placement of one job: task i on gpus[i]. */
@@ -100,11 +105,35 @@ PL_INTERNAL int32_t pl_pctx_free_gpus(const pl_pctx *c, int32_t m, int32_t *out)
 /* Free GPUs of socket s of machine m. */
 PL_INTERNAL int32_t pl_pctx_socket_free(const pl_pctx *c, int32_t m, int32_t s);
 
-/* Why a job cannot be considered at all (REJECTED), or 0 with k = its GPUs. */
-PL_INTERNAL const char *pl_pctx_job_check(pl_pctx *c, const pl_job *job, int32_t *k,
-                                          int single_machine_only);
-/* 1 if machine m is admissible for job (node filter, capacities could hold it). */
+/* *why = why a job can never be placed on this topology (REJECTED: no
+ * tasks, too big, a constraint conflict naming the constraints; valid until
+ * the next call), or NULL; k = its tasks. single_machine_only: the policy
+ * puts every job on one machine. Fails only out of memory. */
+PL_INTERNAL pl_status pl_pctx_job_check(pl_pctx *c, const pl_job *job, int32_t *k,
+                                        int single_machine_only, const char **why);
+
+/* ---- placement constraints (constraint_check.c) --------------------------- */
+
+/* 1 if machine m may hold the whole job now: k GPUs, every task's node
+ * constraints and node filter, no running or placed job there it must
+ * avoid (job-to-job anti-affinity). */
 PL_INTERNAL int pl_pctx_machine_admits(pl_pctx *c, const pl_job *job, int32_t m, int32_t k);
+/* 1 if machine m may hold some task of job now (multi-machine placements). */
+PL_INTERNAL int pl_pctx_machine_usable(pl_pctx *c, const pl_job *job, int32_t m);
+/* 1 if task t of job may run on machine m (node constraints, node filter). */
+PL_INTERNAL int pl_pctx_task_admits(const pl_pctx *c, const pl_job *job, int32_t t, int32_t m);
+/* An occupant of machine m that job must not share it with, or NULL. */
+PL_INTERNAL const pl_job *pl_pctx_machine_avoided(const pl_pctx *c, const pl_job *job, int32_t m);
+/* The one check of a candidate (task i on gpus[i]): node constraints and
+ * filter of each task, task pairs that must or must not share a machine
+ * (one_machine: all tasks must), job-to-job anti-affinity with every
+ * occupant. NULL if it passes, else why not (in buf, or a static text). */
+PL_INTERNAL const char *pl_pctx_constraint_violation(pl_pctx *c, const pl_job *job, const int32_t *gpus,
+                                                     int32_t k, int one_machine, char *buf, size_t size);
+/* *conflict = 1 and buf = the thesis's conflicts of job's constraints on
+ * the context's machines (one_machine: all its tasks share one). */
+PL_INTERNAL pl_status pl_pctx_constraint_conflicts(pl_pctx *c, const pl_job *job, int one_machine,
+                                                   char *buf, size_t size, int *conflict);
 
 /* Fill utility, comm cost and slowdown of job on gpus (k of them); 0 if the
  * resources do not fit the work topology or anti-collocation is violated
@@ -160,6 +189,23 @@ PL_INTERNAL pl_status pl_drb_map(pl_pctx *c, const pl_job *job, int32_t k, const
 PL_INTERNAL pl_status pl_drb_refine(pl_pctx *c, const int32_t *P, int32_t n, uint8_t *side,
                                     int64_t *cut_before, int64_t *cut_after);
 
+/* ---- constraints under drmaestro (drmaestro_constraints.c) ----------------- */
+
+typedef struct pl_drm_cons pl_drm_cons;
+PL_INTERNAL pl_status pl_drm_cons_create(const pl_policy_request *req, pl_drm_cons **out);
+PL_INTERNAL void pl_drm_cons_free(pl_drm_cons *k);
+/* Request r of the round is queued job queue_index (for the filter). */
+PL_INTERNAL void pl_drm_cons_bind(pl_drm_cons *k, int32_t r, int32_t queue_index);
+/* *why = why job's constraints can never be met here (REJECTED), or NULL. */
+PL_INTERNAL pl_status pl_drm_cons_refusal(pl_drm_cons *k, const pl_job *job, const char **why);
+/* The drm_admit_fn filter (ctx: the pl_drm_cons). */
+PL_INTERNAL int pl_drm_cons_admit(void *ctx, int32_t req, int32_t task, int32_t provider);
+/* Check a decoded placement of queued job queue_index (gpus per task) in
+ * queue order: *why = the broken constraint, or NULL and the job counts as
+ * placed for the anti-affinity of later ones. */
+PL_INTERNAL pl_status pl_drm_cons_accept(pl_drm_cons *k, int32_t queue_index, const int32_t *gpus,
+                                         const char **why);
+
 /* ---- built-in policies ------------------------------------------------------ */
 
 PL_INTERNAL extern const pl_policy_ops pl_policy_topo_aware;
@@ -171,5 +217,12 @@ PL_INTERNAL extern const pl_policy_ops pl_policy_spread;
 PL_INTERNAL extern const pl_policy_ops pl_policy_random;
 PL_INTERNAL extern const pl_policy_ops pl_policy_drmaestro;
 PL_INTERNAL extern const pl_policy_ops pl_policy_drmaestro_na;
+PL_INTERNAL extern const pl_policy_ops pl_policy_constraint_energy;
+PL_INTERNAL extern const pl_policy_ops pl_policy_constraint_balance;
+
+/* The driver of the two ch. 4 policies (constraint_policy.c): algorithm is
+ * "constraint-energy" or "constraint-balance" (pl_constraint_place()). */
+PL_INTERNAL pl_status pl_constraint_policy_run(const pl_policy_request *req, pl_decision *out,
+                                               const char *algorithm);
 
 #endif

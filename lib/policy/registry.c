@@ -13,6 +13,8 @@ static const pl_policy_ops *const builtin[] = {
     &pl_policy_pack,       &pl_policy_spread,       &pl_policy_random,
     &pl_policy_drmaestro,  &pl_policy_drmaestro_na,
     &pl_policy_sa_placement, &pl_policy_two_level, &pl_policy_gpu_qos,
+    &pl_policy_constraint_energy,
+    &pl_policy_constraint_balance,
 };
 #define N_BUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 

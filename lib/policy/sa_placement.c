@@ -10,7 +10,7 @@
  * between configurations to maximise the geometric mean over every job in
  * scope (running ones included: their co-runners change) of
  * r_worst_solo / r_est. r_worst_solo is a constant per job, so with the set
- * fixed the search minimises the sum of log r_est (doc/policies.md sec. 4c).
+ * fixed the search minimises the sum of log r_est (doc/policies.md sec. 4e).
  * Move: another configuration of a random movable job; if it does not fit,
  * lift a random movable job from the target machine, place the first, and
  * re-place the lifted one in any configuration that fits (the thesis's

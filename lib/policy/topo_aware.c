@@ -49,7 +49,7 @@ static pl_status choose(pl_pctx *c, const pl_job *job, int32_t k, pl_cand *cand,
         int64_t cap = 0;
         int32_t *all = NULL;
         for (int32_t m = 0; m < c->nmach && !st; m++) {
-            if (!pl_job_admits_node(job, c->mach[m].name))
+            if (!pl_pctx_machine_usable(c, job, m))
                 continue;
             if (!(st = pl_grow((void **)&all, &cap, total + c->mach[m].ngpus, sizeof *all)))
                 total += pl_pctx_free_gpus(c, m, all + total);

@@ -21,6 +21,7 @@ typedef struct tmpl {
     int32_t root_os_index;
     int64_t root_cap[PL_RES_COUNT];
     pl_topology *body;           /* the root's children are its roots */
+    pl_topology *root_attrs;     /* one vertex holding the root's attributes */
     pl_link_info *root_links;
     int32_t nroot_links;
 } tmpl;
@@ -218,13 +219,50 @@ static pl_status read_capacity(pl_topology *t, int32_t v, const json_t *obj, con
     return PL_OK;
 }
 
+/* {"key": "value", ...} of obj["attrs"] onto vertex v (doc/topology.md:
+ * strings only, so that a constraint compares one spelling). */
+static pl_status read_attrs(pl_topology *t, int32_t v, const json_t *obj, const char *path)
+{
+    char sub[PL_JSON_PATH], ap[PL_JSON_PATH];
+    const json_t *attrs, *val;
+    const char *key;
+    pl_status st = member(obj, path, "attrs", JSON_OBJECT, 0, &attrs, sub);
+    if (st || !attrs)
+        return st;
+    json_object_foreach((json_t *)attrs, key, val) {
+        pl_json_key(ap, sub, key);
+        if (!*key)
+            return pl_json_fail(ap, "an attribute key must be non-empty");
+        if ((st = pl_json_expect(val, JSON_STRING, ap)))
+            return st;
+        if (!*json_string_value(val))
+            return pl_json_fail(ap, "an attribute value must be a non-empty string");
+        if ((st = pl_topology_set_attr(t, v, key, json_string_value(val))))
+            return st;
+    }
+    return PL_OK;
+}
+
+/* Every attribute of vertex from (of src) onto vertex to (of dst). */
+static pl_status copy_vertex_attrs(pl_topology *dst, int32_t to, const pl_topology *src, int32_t from)
+{
+    pl_status st = PL_OK;
+    for (int32_t i = 0; !st && i < pl_topology_attr_count(src, from); i++) {
+        const char *k, *v;
+        if (!(st = pl_topology_attr_at(src, from, i, &k, &v)))
+            st = pl_topology_set_attr(dst, to, k, v);
+    }
+    return st;
+}
+
 /* ---- templates --------------------------------------------------------------------- */
 
 static pl_status build_node(pl_topology *t, int32_t parent, const json_t *node, const char *path,
                             int is_root)
 {
-    static const char *const root_keys[] = {"kind", "name", "os_index", "capacity", "children", "links", NULL};
-    static const char *const keys[] = {"kind", "name", "os_index", "capacity", "children", NULL};
+    static const char *const root_keys[] = {"kind",     "name",  "os_index", "capacity",
+                                            "children", "links", "attrs",    NULL};
+    static const char *const keys[] = {"kind", "name", "os_index", "capacity", "children", "attrs", NULL};
     pl_vertex_kind kind;
     const char *name;
     int64_t os_index;
@@ -244,7 +282,7 @@ static pl_status build_node(pl_topology *t, int32_t parent, const json_t *node, 
         return pl_json_fail(sub, "a template's root must be a machine, got \"%s\"", pl_vertex_kind_name(kind));
     }
     if ((st = pl_topology_add_vertex(t, kind, parent, name, (int32_t)os_index, &v)) ||
-        (st = read_capacity(t, v, node, path)))
+        (st = read_capacity(t, v, node, path)) || (st = read_attrs(t, v, node, path)))
         return st;
     for (size_t i = 0; children && i < json_array_size(children); i++) {
         pl_json_pathf(item, "%s[%zu]", sub, i);
@@ -295,13 +333,21 @@ static pl_status split_template(const pl_topology *src, const char *path, tmpl *
     /* Vertex 0 is the only root: a parent always precedes its children. */
     tp->root_os_index = src->os_index[0];
     memcpy(tp->root_cap, pl_topo_cap(src, 0), sizeof tp->root_cap);
-    pl_status st = pl_topology_create(&tp->body);
+    pl_status st = pl_topology_create(&tp->root_attrs);
+    if (!st)
+        st = pl_topology_add_vertex(tp->root_attrs, PL_VK_MACHINE, -1, NULL, -1, NULL);
+    if (!st)
+        st = copy_vertex_attrs(tp->root_attrs, 0, src, 0);
+    if (!st)
+        st = pl_topology_create(&tp->body);
     for (int32_t v = 1; !st && v < src->n; v++) {
         int32_t p = src->parent[v] == 0 ? -1 : src->parent[v] - 1;
         st = pl_topology_add_vertex(tp->body, (pl_vertex_kind)src->kind[v], p, pl_topo_name(src, v),
                                     src->os_index[v], NULL);
         if (!st)
             memcpy(pl_topo_cap(tp->body, v - 1), pl_topo_cap(src, v), PL_RES_COUNT * sizeof(int64_t));
+        if (!st)
+            st = copy_vertex_attrs(tp->body, v - 1, src, v);
     }
     if (!st && src->nl && !(tp->root_links = pl_alloc((size_t)src->nl, sizeof *tp->root_links)))
         st = PL_ENOMEM;
@@ -320,7 +366,7 @@ static pl_status split_template(const pl_topology *src, const char *path, tmpl *
 
 static pl_status load_template(loader *L, const char *name, const json_t *def, const char *path)
 {
-    static const char *const keys[] = {"builtin", "xml", "tree", NULL};
+    static const char *const keys[] = {"builtin", "xml", "tree", "attrs", NULL};
     char sub[PL_JSON_PATH];
     const json_t *builtin, *xml, *tree;
     pl_topology *src = NULL;
@@ -355,7 +401,8 @@ static pl_status load_template(loader *L, const char *name, const json_t *def, c
     *tp = (tmpl){.name = name};
     st = split_template(src, sub, tp);
     pl_topology_free(src);
-    return st;
+    /* The template's own "attrs" override those its source gave the root. */
+    return st ? st : read_attrs(tp->root_attrs, 0, def, path);
 }
 
 static pl_status load_templates(loader *L, const json_t *doc)
@@ -382,6 +429,8 @@ static pl_status place_machine(pl_topology *t, int32_t parent, const tmpl *tp, c
 {
     int32_t m, first = 0;
     pl_status st = pl_topology_add_vertex(t, PL_VK_MACHINE, parent, name, tp->root_os_index, &m);
+    if (!st)
+        st = copy_vertex_attrs(t, m, tp->root_attrs, 0);
     for (int r = 0; !st && r < PL_RES_COUNT; r++)
         st = pl_topology_set_capacity(t, m, (pl_resource)r, tp->root_cap[r]);
     if (!st)
@@ -410,11 +459,12 @@ static pl_status next_number(loader *L, const char *prefix, int64_t *n)
     return PL_OK;
 }
 
-/* A group {"template", "count", "name"}: count machines under parent, each
- * linked to it by the network link of a machine. */
+/* A group {"template", "count", "name", "attrs"}: count machines under
+ * parent, each linked to it by the network link of a machine; the group's
+ * attributes override the template's. */
 static pl_status add_machine_group(loader *L, int32_t parent, const json_t *g, const char *path)
 {
-    static const char *const keys[] = {"template", "count", "name", NULL};
+    static const char *const keys[] = {"template", "count", "name", "attrs", NULL};
     const char *tname, *prefix;
     int64_t count;
     char sub[PL_JSON_PATH];
@@ -439,7 +489,7 @@ static pl_status add_machine_group(loader *L, int32_t parent, const json_t *g, c
         if ((st = next_number(L, prefix, &n)))
             return st;
         snprintf(name, sizeof name, "%.100s%lld", prefix, (long long)n);
-        if ((st = place_machine(L->t, parent, tp, name, &m)) ||
+        if ((st = place_machine(L->t, parent, tp, name, &m)) || (st = read_attrs(L->t, m, g, path)) ||
             (st = pl_topology_add_link(L->t, m, parent, PL_LK_NETWORK, L->net.machine_bw,
                                        L->net.machine_lat, L->net.machine_weight, NULL)))
             return st;
@@ -617,6 +667,7 @@ static void loader_free(loader *L)
 {
     for (int64_t i = 0; i < L->ntmpl; i++) {
         pl_topology_free(L->tmpls[i].body);
+        pl_topology_free(L->tmpls[i].root_attrs);
         free(L->tmpls[i].root_links);
     }
     free(L->tmpls);

@@ -128,6 +128,7 @@ void pl_topology_free(pl_topology *t)
     free(t->bw);
     free(t->lat);
     free(t->weight);
+    pl_topo_free_attrs(t);
     free(t);
 }
 
@@ -170,7 +171,8 @@ pl_status pl_topo_reserve(pl_topology *t, int64_t vertices, int64_t links, int64
             (st = grow((void **)&t->cap, o * PL_RES_COUNT, c * PL_RES_COUNT, sizeof *t->cap)) ||
             (st = grow((void **)&t->used, o * PL_RES_COUNT, c * PL_RES_COUNT, sizeof *t->used)) ||
             (st = grow((void **)&t->first_inc, o, c, sizeof *t->first_inc)) ||
-            (st = grow((void **)&t->last_inc, o, c, sizeof *t->last_inc)))
+            (st = grow((void **)&t->last_inc, o, c, sizeof *t->last_inc)) ||
+            (st = grow((void **)&t->attr_head, o, c, sizeof *t->attr_head)))
             return st; /* arrays grown so far stay larger: harmless, vcap unchanged */
         t->vcap = c;
     }
@@ -235,6 +237,7 @@ pl_status pl_topology_add_vertex(pl_topology *t, pl_vertex_kind kind, int32_t pa
     t->os_index[v] = os_index < -1 ? -1 : os_index;
     t->first_child[v] = t->last_child[v] = t->next_sibling[v] = -1;
     t->first_inc[v] = t->last_inc[v] = -1;
+    t->attr_head[v] = 0;
     memset(pl_topo_cap(t, v), 0, PL_RES_COUNT * sizeof(int64_t));
     memset(pl_topo_used(t, v), 0, PL_RES_COUNT * sizeof(int64_t));
     t->name_off[v] = t->names_len;
@@ -351,6 +354,10 @@ pl_status pl_topology_graft(pl_topology *dst, int32_t parent, const pl_topology 
     pl_status st = pl_topo_reserve(dst, src->n, src->nl, src->names_len);
     if (st)
         return st;
+    /* Attributes first: they are the one part that can still fail, and
+     * nothing of dst has changed yet. */
+    if ((st = pl_topo_stage_attrs(dst, src)))
+        return st;
     /* Copy vertex by vertex through add_vertex so the child and sibling lists
      * are built by the same code; src's parents precede their children. */
     const int32_t base = dst->n;
@@ -363,6 +370,7 @@ pl_status pl_topology_graft(pl_topology *dst, int32_t parent, const pl_topology 
         memcpy(pl_topo_cap(dst, base + v), pl_topo_cap(src, v), PL_RES_COUNT * sizeof(int64_t));
         memcpy(pl_topo_used(dst, base + v), pl_topo_used(src, v), PL_RES_COUNT * sizeof(int64_t));
     }
+    pl_topo_link_staged_attrs(dst, base, src);
     for (int32_t l = 0; l < src->nl; l++) {
         st = pl_topology_add_link(dst, base + src->end[2 * l], base + src->end[2 * l + 1],
                                   (pl_link_kind)src->lkind[l], src->bw[l], src->lat[l],

@@ -26,7 +26,19 @@ struct pl_topology {
     int32_t *next_inc;           /* [2 nl] next half-link of the same vertex */
     uint8_t *lkind;              /* [nl] */
     int64_t *bw, *lat, *weight;  /* [nl] */
+    /* Vertex attributes (attrs.c): per vertex a singly linked list through
+     * attrs[].next in setting order; attr_head[v] and next hold an index + 1
+     * (0: none), so the zero-filled growth of the vertex arrays means "no
+     * attribute". Removed entries keep their slot with key NULL. */
+    int32_t *attr_head;          /* [n] */
+    struct pl_topo_attr *attrs;
+    int64_t nattrs, attrs_cap;
 };
+
+typedef struct pl_topo_attr {
+    int64_t next;                /* index + 1 of the vertex's next attribute, 0: last */
+    char *key, *value;
+} pl_topo_attr;
 
 struct pl_topology_snapshot {
     int32_t n;
@@ -52,6 +64,15 @@ static inline int64_t *pl_topo_used(const pl_topology *t, int32_t v)
 
 /* Validate a handle and vertex id for a function named fn; sets the error. */
 PL_INTERNAL pl_status pl_topo_check_vertex(const pl_topology *t, int32_t v, const char *fn);
+
+/* Copying src's attributes to dst in two steps so that pl_topology_graft()
+ * stays all or nothing: stage duplicates every string into free slots of
+ * dst (the only step that can fail; dst unchanged on failure), link then
+ * attaches them to dst's vertices base + v once those exist. */
+PL_INTERNAL pl_status pl_topo_stage_attrs(pl_topology *dst, const pl_topology *src);
+PL_INTERNAL void pl_topo_link_staged_attrs(pl_topology *dst, int32_t base, const pl_topology *src);
+/* Release the attribute storage (pl_topology_free). */
+PL_INTERNAL void pl_topo_free_attrs(pl_topology *t);
 
 /* Reserve room for extra vertices / links / name bytes (amortised growth). */
 PL_INTERNAL pl_status pl_topo_reserve(pl_topology *t, int64_t vertices, int64_t links, int64_t name_bytes);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 #include "testutil.h"
+#include "constraints/constraints_impl.h"
 
 static pl_cnodes *three_nodes(void)
 {
@@ -182,6 +183,61 @@ static void test_check(void **state)
     pl_cnodes_free(n);
 }
 
+/* The bridges for other models (internal): nodes from key/value arrays
+ * (any characters, no parsing) and a node Must given as its node set. */
+static void test_bridges(void **state)
+{
+    (void)state;
+    pl_cnodes *n = NULL;
+    assert_pl_ok(pl_cnodes_create(&n));
+    const char *keys[] = {"cpu model", "tier"}, *vals[] = {"Xeon, 2.2 GHz", "a=b"};
+    int32_t id = -1;
+    assert_pl_ok(pl_cnodes_add_attrs(n, "m0", 4, 0, keys, vals, 2, &id));
+    assert_int_equal(id, 0);
+    assert_pl_ok(pl_cnodes_add_attrs(n, "m1", 4, 0, NULL, NULL, 0, &id));
+    assert_pl_ok(pl_cnodes_add_attrs(n, "m2", 2, 0, keys + 1, vals + 1, 1, &id));
+    assert_int_equal(id, 2);
+    assert_string_equal(pl_cnodes_attr(n, 0, "cpu model"), "Xeon, 2.2 GHz");
+    assert_string_equal(pl_cnodes_attr(n, 2, "tier"), "a=b");
+    assert_null(pl_cnodes_attr(n, 1, "tier"));
+    assert_pl_status(pl_cnodes_add_attrs(n, "bad", -1, 0, NULL, NULL, 0, NULL), PL_EINVAL);
+    assert_int_equal(pl_cnodes_count(n), 3);
+
+    /* Units 0, 1 (one class) and 2: unit 0 only on {0, 2}, unit 1 must
+     * tier=a=b (nodes 0, 2), so the class gets {0, 2}; unit 2 only on {1}. */
+    pl_constraints *c = NULL;
+    assert_pl_ok(pl_constraints_create(3, &c));
+    const uint8_t s02[] = {1, 0, 1}, s1[] = {0, 1};
+    assert_pl_ok(pl_constraints_node_set(c, 0, s02, 3, "node filter"));
+    assert_pl_ok(pl_constraints_node_must(c, 1, "tier", "a=b"));
+    assert_pl_ok(pl_constraints_node_set(c, 2, s1, 2, "its machine"));
+    assert_pl_ok(pl_constraints_colocate(c, 0, 1));
+    assert_pl_status(pl_constraints_node_set(c, 0, NULL, 3, "x"), PL_EINVAL);
+    assert_pl_status(pl_constraints_node_set(c, 0, s02, 3, ""), PL_EINVAL);
+    assert_pl_ok(pl_constraints_resolve(c, n));
+    assert_int_equal(pl_constraints_node_allowed(c, 0, 0), 1);
+    assert_int_equal(pl_constraints_node_allowed(c, 0, 1), 0);
+    assert_int_equal(pl_constraints_node_allowed(c, 0, 2), 1);
+    assert_int_equal(pl_constraints_node_allowed(c, 2, 1), 1);
+    assert_int_equal(pl_constraints_node_allowed(c, 2, 2), 0); /* beyond the set's length */
+    int32_t good[] = {2, 2, 1}, bad[] = {0, 0, 0};
+    assert_pl_ok(pl_constraints_check(c, n, good));
+    assert_pl_status(pl_constraints_check(c, n, bad), PL_EVERIFY);
+    assert_msg_has("unit 2: its machine excludes node 0");
+    /* A set and a filter that do not meet: NO_NODE naming both. */
+    const uint8_t s1only[] = {0, 1, 0};
+    assert_pl_ok(pl_constraints_node_set(c, 1, s1only, 3, "node filter"));
+    assert_pl_status(pl_constraints_resolve(c, n), PL_EINFEASIBLE);
+    assert_msg_has("unit 0 node filter;");
+    assert_msg_has("unit 1 must tier=a=b;");
+    pl_conflict f;
+    assert_pl_ok(pl_constraints_conflict(c, 0, &f));
+    assert_int_equal(f.kind, PL_CONFLICT_NO_NODE);
+    assert_int_equal(f.unit_a, 1);
+    pl_constraints_free(c);
+    pl_cnodes_free(n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +245,7 @@ int main(void)
         cmocka_unit_test(test_classes_and_node_sets),
         cmocka_unit_test(test_conflicts),
         cmocka_unit_test(test_check),
+        cmocka_unit_test(test_bridges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -216,7 +216,7 @@ static void test_rejected(void **s)
         pl_decision *d = place(pl_policy_get(p)->name, t, NULL, q, 4);
         assert_non_null(strstr(dec(d, 0, PL_DECISION_REJECTED).reason, "more GPUs on one machine"));
         assert_non_null(strstr(dec(d, 1, PL_DECISION_REJECTED).reason, "node filter"));
-        assert_non_null(strstr(dec(d, 2, PL_DECISION_REJECTED).reason, "anti-collocated"));
+        assert_non_null(strstr(dec(d, 2, PL_DECISION_REJECTED).reason, "SELF_ANTI"));
         assert_non_null(strstr(dec(d, 3, PL_DECISION_REJECTED).reason, "no tasks"));
         pl_decision_free(d);
     }

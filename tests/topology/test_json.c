@@ -345,12 +345,64 @@ static const bad_case bad_cases[] = {
      "$.links[0].weight: expected an integer >= 1, got 0"},
     {"{\"links\": [{\"a\": \".\", \"b\": \"x\", \"kind\": \"network\", \"bw\": 1.5}]}",
      "$.links[0].bw: expected an integer >= 0, got 1.5"},
+    /* attributes */
+    {"{\"templates\": {\"t\": {\"builtin\": \"minsky\", \"attrs\": [\"arch\"]}}}",
+     "$.templates.t.attrs: expected an object, got an array"},
+    {"{\"templates\": {\"t\": {\"builtin\": \"minsky\", \"attrs\": {\"cores\": 8}}}}",
+     "$.templates.t.attrs.cores: expected a string, got 8"},
+    {"{\"templates\": {\"t\": {\"builtin\": \"minsky\", \"attrs\": {\"arch\": \"\"}}}}",
+     "$.templates.t.attrs.arch: an attribute value must be a non-empty string"},
+    {"{\"templates\": {\"t\": {\"builtin\": \"minsky\", \"attrs\": {\"\": \"x\"}}}}",
+     "an attribute key must be non-empty"},
+    {"{" TT ", \"racks\": [{\"machines\": [{\"template\": \"t\", \"attrs\": {\"zone\": true}}]}]}",
+     "$.racks[0].machines[0].attrs.zone: expected a string, got true"},
+    {"{\"templates\": {\"t\": {\"tree\": {\"kind\": \"machine\", \"children\": [{\"kind\": \"gpu\","
+     " \"attrs\": {\"model\": null}}]}}}}",
+     "$.templates.t.tree.children[0].attrs.model: expected a string, got null"},
+    {"{\"racks\": [{\"name\": \"r\", \"attrs\": {}}]}", "$.racks[0].attrs: unknown key"},
     /* pools */
     {"{\"pools\": [{\"attach\": \"rack7\"}]}", "$.pools[0].attach: no vertex \"rack7\""},
     {"{\"pools\": [{\"devices\": [{\"kind\": \"machine\"}]}]}", "$.pools[0].devices[0].kind: a pool holds devices"},
     {"{\"pools\": [{\"devices\": [{\"kind\": \"gpu\", \"link\": {\"kind\": \"pcie\", \"speed\": 1}}]}]}",
      "$.pools[0].devices[0].link.speed: unknown key"},
 };
+
+/* Attributes: a template's (on an inline tree's root and nodes, or on the
+ * template), overridden per machine group; every copy gets its own. */
+static void test_json_attributes(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{\"templates\": {"
+        "   \"p\": {\"builtin\": \"minsky\", \"attrs\": {\"arch\": \"power8\", \"gpu\": \"p100\"}},"
+        "   \"x\": {\"attrs\": {\"arch\": \"x86\"}, \"tree\": {\"kind\": \"machine\","
+        "     \"attrs\": {\"arch\": \"i386\", \"vendor\": \"acme\"},"
+        "     \"children\": [{\"kind\": \"gpu\", \"os_index\": 0, \"attrs\": {\"model\": \"v100\"}}]}}},"
+        " \"racks\": [{\"machines\": [{\"template\": \"p\", \"count\": 2},"
+        "   {\"template\": \"p\", \"name\": \"big\", \"attrs\": {\"gpu\": \"v100\", \"zone\": \"b\"}}]}],"
+        " \"machines\": [{\"template\": \"x\"}]}";
+    pl_topology *t = NULL;
+    assert_pl_ok(pl_topology_load_json_string(text, 0, &t));
+    for (int i = 0; i < 2; i++) {
+        const char *node = i ? "cluster/rack0/node1" : "cluster/rack0/node0";
+        assert_string_equal(pl_topology_attr(t, at(t, node), "arch"), "power8");
+        assert_string_equal(pl_topology_attr(t, at(t, node), "gpu"), "p100");
+        assert_int_equal(pl_topology_attr_count(t, at(t, node)), 2);
+    }
+    int32_t big = at(t, "cluster/rack0/big0");
+    assert_string_equal(pl_topology_attr(t, big, "arch"), "power8");
+    assert_string_equal(pl_topology_attr(t, big, "gpu"), "v100");
+    assert_string_equal(pl_topology_attr(t, big, "zone"), "b");
+    assert_int_equal(pl_topology_attr_count(t, big), 3);
+    /* The inline tree's root had arch=i386; the template's "attrs" wins. */
+    int32_t x = at(t, "cluster/node2"); /* names count per prefix cluster-wide */
+    assert_string_equal(pl_topology_attr(t, x, "arch"), "x86");
+    assert_string_equal(pl_topology_attr(t, x, "vendor"), "acme");
+    assert_string_equal(pl_topology_attr(t, at(t, "cluster/node2/gpu0"), "model"), "v100");
+    assert_int_equal(pl_topology_attr_count(t, at(t, "cluster/rack0")), 0);
+    assert_int_equal(pl_topology_attr_count(t, at(t, "cluster/rack0/node0/package0/gpu0")), 0);
+    pl_topology_free(t);
+}
 
 static void test_json_errors(void **state)
 {
@@ -479,6 +531,7 @@ int main(void)
         cmocka_unit_test(test_json_cluster_links),
         cmocka_unit_test(test_json_pool),
         cmocka_unit_test(test_json_defaults_and_names),
+        cmocka_unit_test(test_json_attributes),
         cmocka_unit_test(test_json_errors),
         cmocka_unit_test(test_json_file),
         cmocka_unit_test(test_json_builtin_and_xml_templates),

@@ -418,6 +418,102 @@ static void test_copy_and_graft(void **state)
     pl_topology_free(k.t);
 }
 
+/* Vertex attributes: set, replace, order, remove, errors; copied by copy,
+ * graft and the cluster builder. */
+static void test_attributes(void **state)
+{
+    (void)state;
+    minsky k;
+    build_minsky(&k);
+    const int32_t m = 0;
+    assert_int_equal(pl_topology_attr_count(k.t, m), 0);
+    assert_null(pl_topology_attr(k.t, m, "arch"));
+    assert_pl_ok(pl_topology_set_attr(k.t, m, "arch", "power8"));
+    assert_pl_ok(pl_topology_set_attr(k.t, m, "zone", "a"));
+    assert_pl_ok(pl_topology_set_attr(k.t, k.g[1], "model", "p100"));
+    assert_pl_ok(pl_topology_set_attr(k.t, m, "arch", "power9")); /* replaces, keeps its place */
+    assert_int_equal(pl_topology_attr_count(k.t, m), 2);
+    assert_string_equal(pl_topology_attr(k.t, m, "arch"), "power9");
+    const char *key, *val;
+    assert_pl_ok(pl_topology_attr_at(k.t, m, 0, &key, &val));
+    assert_string_equal(key, "arch");
+    assert_string_equal(val, "power9");
+    assert_pl_ok(pl_topology_attr_at(k.t, m, 1, &key, NULL));
+    assert_string_equal(key, "zone");
+    assert_pl_status(pl_topology_attr_at(k.t, m, 2, &key, &val), PL_EINVAL);
+    assert_pl_status(pl_topology_attr_at(k.t, m, -1, &key, &val), PL_EINVAL);
+    /* Only the vertex itself: the GPU does not inherit its machine's. */
+    assert_null(pl_topology_attr(k.t, k.g[1], "arch"));
+    assert_string_equal(pl_topology_attr(k.t, k.g[1], "model"), "p100");
+    /* Errors change nothing. */
+    assert_pl_status(pl_topology_set_attr(k.t, 99, "a", "b"), PL_EINVAL);
+    assert_pl_status(pl_topology_set_attr(k.t, m, "", "b"), PL_EINVAL);
+    assert_pl_status(pl_topology_set_attr(k.t, m, NULL, "b"), PL_EINVAL);
+    assert_pl_status(pl_topology_set_attr(k.t, m, "arch", ""), PL_EINVAL);
+    assert_pl_status(pl_topology_set_attr(NULL, m, "arch", "x"), PL_EINVAL);
+    assert_string_equal(pl_topology_attr(k.t, m, "arch"), "power9");
+    assert_null(pl_topology_attr(k.t, 99, "arch"));
+    assert_null(pl_topology_attr(NULL, m, "arch"));
+    assert_null(pl_topology_attr(k.t, m, NULL));
+    assert_int_equal(pl_topology_attr_count(k.t, -1), 0);
+
+    /* copy: equal, then independent. */
+    pl_topology *c;
+    assert_pl_ok(pl_topology_copy(k.t, &c));
+    assert_string_equal(pl_topology_attr(c, m, "arch"), "power9");
+    assert_string_equal(pl_topology_attr(c, k.g[1], "model"), "p100");
+    assert_pl_ok(pl_topology_attr_at(c, m, 1, &key, &val));
+    assert_string_equal(key, "zone");
+    assert_pl_ok(pl_topology_set_attr(c, m, "arch", "x86"));
+    assert_string_equal(pl_topology_attr(k.t, m, "arch"), "power9");
+
+    /* Remove: the first of two, then an absent one (no error). */
+    assert_pl_ok(pl_topology_set_attr(k.t, m, "arch", NULL));
+    assert_pl_ok(pl_topology_set_attr(k.t, m, "arch", NULL));
+    assert_int_equal(pl_topology_attr_count(k.t, m), 1);
+    assert_null(pl_topology_attr(k.t, m, "arch"));
+    assert_pl_ok(pl_topology_attr_at(k.t, m, 0, &key, &val));
+    assert_string_equal(key, "zone");
+    assert_pl_ok(pl_topology_set_attr(k.t, m, "arch", "arm")); /* re-added last */
+    assert_pl_ok(pl_topology_attr_at(k.t, m, 1, &key, &val));
+    assert_string_equal(key, "arch");
+    assert_string_equal(val, "arm");
+
+    /* graft: at first + v; the receiving topology's own attributes stay. */
+    pl_topology *r;
+    int32_t rack, f0, f1;
+    assert_pl_ok(pl_topology_create(&r));
+    assert_pl_ok(pl_topology_add_vertex(r, PL_VK_RACK, -1, NULL, 0, &rack));
+    assert_pl_ok(pl_topology_set_attr(r, rack, "row", "3"));
+    assert_pl_ok(pl_topology_graft(r, rack, k.t, &f0));
+    assert_pl_ok(pl_topology_graft(r, rack, c, &f1));
+    assert_string_equal(pl_topology_attr(r, rack, "row"), "3");
+    assert_string_equal(pl_topology_attr(r, f0 + m, "arch"), "arm");
+    assert_string_equal(pl_topology_attr(r, f0 + m, "zone"), "a");
+    assert_string_equal(pl_topology_attr(r, f1 + m, "arch"), "x86");
+    assert_string_equal(pl_topology_attr(r, f1 + k.g[1], "model"), "p100");
+    assert_int_equal(pl_topology_attr_count(r, f0 + m), 2);
+    assert_int_equal(pl_topology_attr_count(r, f0 + k.g[0]), 0);
+
+    /* The cluster builder: every machine gets the template root's. */
+    pl_topology *cl;
+    assert_pl_ok(pl_topology_cluster(k.t, 3, 2, 0, &cl));
+    for (int i = 0; i < 3; i++) {
+        char path[64];
+        int32_t v;
+        snprintf(path, sizeof path, "cluster/rack%d/node%d", i / 2, i);
+        assert_pl_ok(pl_topology_find(cl, path, &v));
+        assert_string_equal(pl_topology_attr(cl, v, "arch"), "arm");
+        snprintf(path, sizeof path, "cluster/rack%d/node%d/package0/gpu1", i / 2, i);
+        assert_pl_ok(pl_topology_find(cl, path, &v));
+        assert_string_equal(pl_topology_attr(cl, v, "model"), "p100");
+    }
+    pl_topology_free(cl);
+    pl_topology_free(r);
+    pl_topology_free(c);
+    pl_topology_free(k.t);
+}
+
 /* Read-only queries on one handle from two threads at once. */
 typedef struct {
     const pl_topology *t;
@@ -464,6 +560,7 @@ int main(void)
         cmocka_unit_test(test_bipartition),
         cmocka_unit_test(test_allocation_and_snapshots),
         cmocka_unit_test(test_copy_and_graft),
+        cmocka_unit_test(test_attributes),
         cmocka_unit_test(test_concurrent_queries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
