@@ -113,7 +113,9 @@ static pl_status classify(gq *g, pl_decision *out)
     for (int32_t i = 0; i < req->nqueue && !st; i++) {
         const pl_job *job = req->queue[i];
         g->row_of[i] = g->col_of[i] = -1;
-        const char *why = pl_pctx_job_check(g->c, job, &g->k_of[i], 1);
+        const char *why = NULL;
+        if ((st = pl_pctx_job_check(g->c, job, &g->k_of[i], 1, &why)))
+            break;
         int admitted = 0;
         for (int32_t m = 0; !why && m < g->c->nmach && !admitted; m++)
             admitted = pl_pctx_machine_admits(g->c, job, m, g->k_of[i]);

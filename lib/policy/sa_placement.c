@@ -427,7 +427,9 @@ static pl_status run(search *h, const pl_policy_request *req, pl_decision *out)
     for (int32_t i = 0; i < req->nqueue && !st; i++) {
         const pl_job *job = req->queue[i];
         int32_t k;
-        const char *why = pl_pctx_job_check(c, job, &k, 1);
+        const char *why = NULL;
+        if ((st = pl_pctx_job_check(c, job, &k, 1, &why)))
+            break;
         if (why) {
             st = pl_kim_set_kind(out, i, PL_DECISION_REJECTED, why);
             continue;

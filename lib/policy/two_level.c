@@ -370,7 +370,9 @@ static pl_status classify(tl *t, pl_decision *out)
     for (int32_t i = 0; i < req->nqueue && !st; i++) {
         const pl_job *job = req->queue[i];
         t->cls_of[i] = -1;
-        const char *why = pl_pctx_job_check(t->c, job, &t->k_of[i], 1);
+        const char *why = NULL;
+        if ((st = pl_pctx_job_check(t->c, job, &t->k_of[i], 1, &why)))
+            break;
         int admitted = 0;
         for (int32_t m = 0; !why && m < t->c->nmach && !admitted; m++)
             admitted = pl_pctx_machine_admits(t->c, job, m, t->k_of[i]);
