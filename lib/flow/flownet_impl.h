@@ -90,5 +90,6 @@ PL_INTERNAL extern const pl_solver_ops pl_solver_ssp;
 PL_INTERNAL extern const pl_solver_ops pl_solver_glpk;
 PL_INTERNAL extern const pl_solver_ops pl_solver_cost_scaling;
 PL_INTERNAL extern const pl_solver_ops pl_solver_network_simplex;
+PL_INTERNAL extern const pl_solver_ops pl_solver_relaxation;
 
 #endif

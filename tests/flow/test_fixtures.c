@@ -30,7 +30,7 @@ static void solve_fixture(void **state)
 
 int main(void)
 {
-    static const char *solvers[] = {"ssp", "network-simplex", "cost-scaling", "cycle-canceling", "glpk"};
+    static const char *solvers[] = {"ssp", "network-simplex", "cost-scaling", "cycle-canceling", "glpk", "relaxation"};
     const int n_solvers = (int)(sizeof solvers / sizeof solvers[0]);
     pl_test_fixture *files;
     int n_files = pl_test_read_fixtures(&files);

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "../common/testutil.h"
 
-static const char *warm_solvers[] = {"ssp", "cost-scaling", "network-simplex"};
+static const char *warm_solvers[] = {"ssp", "cost-scaling", "network-simplex", "relaxation"};
 #define N_WARM ((int)(sizeof warm_solvers / sizeof warm_solvers[0]))
 
 static pl_status solve_with(pl_flownet *net, const char *solver, int cold, pl_solve_stats *st)
@@ -314,6 +314,7 @@ static void random_sequences(const char *solver, uint64_t seed, int sequences, i
 static void test_random_ssp(void **s) { (void)s; random_sequences("ssp", 11, 150, 25); }
 static void test_random_cost_scaling(void **s) { (void)s; random_sequences("cost-scaling", 12, 150, 25); }
 static void test_random_network_simplex(void **s) { (void)s; random_sequences("network-simplex", 13, 150, 25); }
+static void test_random_relaxation(void **s) { (void)s; random_sequences("relaxation", 14, 150, 25); }
 
 /* Switching solvers between solves on one network stays correct (the state
  * of one solver is never handed to another). */
@@ -350,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_random_ssp),
         cmocka_unit_test(test_random_cost_scaling),
         cmocka_unit_test(test_random_network_simplex),
+        cmocka_unit_test(test_random_relaxation),
         cmocka_unit_test(test_switch_solvers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -110,6 +110,8 @@ static void test_ns_mixed(void **s) { (void)s; run_mixed("network-simplex"); }
 static void test_ns_dense(void **s) { (void)s; run_dense("network-simplex"); }
 static void test_cs_mixed(void **s) { (void)s; run_mixed("cost-scaling"); }
 static void test_cs_dense(void **s) { (void)s; run_dense("cost-scaling"); }
+static void test_rx_mixed(void **s) { (void)s; run_mixed("relaxation"); }
+static void test_rx_dense(void **s) { (void)s; run_dense("relaxation"); }
 
 int main(void)
 {
@@ -119,6 +121,7 @@ int main(void)
         cmocka_unit_test(test_glpk_mixed), cmocka_unit_test(test_glpk_dense),
         cmocka_unit_test(test_ns_mixed),   cmocka_unit_test(test_ns_dense),
         cmocka_unit_test(test_cs_mixed),   cmocka_unit_test(test_cs_dense),
+        cmocka_unit_test(test_rx_mixed),   cmocka_unit_test(test_rx_dense),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@ static const pl_solver_ops *const builtin[] = {
     &pl_solver_cost_scaling,
     &pl_solver_cycle_canceling,
     &pl_solver_glpk,
+    &pl_solver_relaxation,
 };
 #define N_BUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 

@@ -1,0 +1,700 @@
+/* Relaxation (dual ascent) in the manner of Bertsekas and Tseng's RELAX /
+ * RELAX-IV, written from the published description of the method.
+ *
+ * State. A pseudo-flow f within 0..cap and prices pi satisfying
+ * complementary slackness: every residual arc r with capacity left has
+ * reduced cost rc(r) = cost(r) + pi[tail] - pi[head] >= 0 (the library's
+ * certificate, so pi is handed back as it is). Supplies need not be met:
+ * excess e(v) = supply(v) - (flow out of v) + (flow into v). A residual arc
+ * with capacity left and rc = 0 is "balanced"; flow may move along it
+ * without breaking slackness.
+ *
+ * Iteration, from a node s with e(s) > 0. First a depth-first search over
+ * balanced arcs, cut after RX_DFS_BUDGET arc looks, looks for a deficit
+ * node to augment to (quick_path()). Failing that, a set S grows from s:
+ * nodes are labelled along balanced arcs (pred[] keeps the tree) and join S
+ * when scanned, breadth first, while e(S) (the excesses in S) and out0(S)
+ * (the residual capacity of the balanced arcs leaving S) are kept. Lowering
+ * the prices of S by t > 0 raises the dual function at slope e(S) - out0(S)
+ * until t reaches the smallest reduced cost of the other residual arcs
+ * leaving S. So:
+ *  - a labelled node has a deficit: augment from s along the tree to it (as
+ *    much as e(s), the deficit and the path's bottleneck allow); done;
+ *  - e(S) > out0(S) after a scan: dual ascent. Saturate the balanced arcs
+ *    leaving S (their reduced cost is about to turn negative) and lower
+ *    every price in S by that smallest reduced cost. The arcs reaching it
+ *    are the only balanced arcs now leaving S, so S is kept and grows on
+ *    from them, unless s has no excess left or a member was left with a
+ *    deficit (then the iteration ends). No residual arc leaving S at all
+ *    means S holds more supply than can ever leave it: PL_EINFEASIBLE.
+ * With S = {s} this is the single-node step that does most of the work on
+ * a cold start; repeating it is the RELAX line search along pi[s].
+ * Labelled nodes join S only when scanned, so the ascent test costs one
+ * pass over each scanned node's arcs and nothing for the others.
+ *
+ * Termination. With integer data each ascent raises the dual by at least 1
+ * and each augmentation lowers the total positive excess by at least 1 (an
+ * ascent may raise it, but the dual is bounded by the optimal cost when a
+ * feasible flow exists), so the method stops when the problem is feasible.
+ * When it is not, the dual is unbounded: the closed-set test above usually
+ * catches it, and otherwise prices keep falling. A price that falls further
+ * than any feasible problem needs (below the starting range by (n + 1)
+ * (max|cost| + 1)) triggers one max-flow feasibility test: infeasible gives
+ * PL_EINFEASIBLE, feasible lets the solve go on down to the hard floor -2^61
+ * (PL_EOVERFLOW below it; prices within +-2^61 keep every reduced cost
+ * within int64 under the problem's guarantee n * max|cost| <= 2^60).
+ *
+ * Warm start (p->warm): the previous flow and potentials are kept and
+ * slackness restored by saturating every arc of negative reduced cost and
+ * emptying every arc of positive reduced cost. Before the iterations, the
+ * deficits this leaves are gathered where a search finds them soon
+ * (retract_deficits(), relocate_deficits(): along balanced arcs only, plus
+ * a few single-node ascents from the deficit side), because a deficit at a
+ * node deep in a large balanced component is found only by an iteration
+ * whose S covers that component first. Potentials outside +-2^60 are not
+ * trusted: the solve starts cold instead. A cold start is the warm one from
+ * zero prices and zero flow.
+ *
+ * Memory: only per-node arrays (excess, tree, set marks, members,
+ * candidates, current arcs, queue: 33 bytes a node); the arcs are read from
+ * the problem's own arrays (not counted).
+ *
+ * Iterations: out->iterations counts ascents plus augmentations from
+ * iterate(); opts->max_iterations caps it (PL_ELIMIT). */
+#include <stdlib.h>
+#include "../flownet_impl.h"
+
+#define RX_PRICE_LIMIT ((int64_t)1 << 61)
+#define RX_WARM_LIMIT ((int64_t)1 << 60)
+#define RX_DFS_BUDGET 4096
+#define RX_UNSTICK_TRIES 8
+
+typedef struct rx_work {
+    const pl_flow_problem *p;
+    int64_t *flow;      /* out->flow */
+    int64_t *pi;        /* out->potential */
+    int64_t *excess;    /* [n] */
+    int32_t *pred;      /* [n] residual arc that brought a node into S, -1 at s */
+    uint32_t *mark;     /* [n] gen: labelled, gen + 1: in S (see in_set()) */
+    uint32_t gen;
+    int32_t *members;   /* [n] S in the order nodes joined */
+    int32_t nmembers;
+    int32_t *cand;      /* [n] balanced arcs leaving S after an ascent */
+    int32_t *cur;       /* [n] next arc of a node in a depth-first search */
+    int32_t ncand;
+    int32_t *queue;     /* [n] ring of nodes with positive excess */
+    uint8_t *queued;    /* [n] */
+    int32_t qhead, qsize;
+    int64_t floor;      /* lowest price allowed before the next check */
+    int checked;        /* the feasibility test already said feasible */
+    int64_t limit;
+    int64_t *iterations;
+} rx_work;
+
+static void work_free(rx_work *w)
+{
+    free(w->excess);
+    free(w->pred);
+    free(w->mark);
+    free(w->members);
+    free(w->cand);
+    free(w->cur);
+    free(w->queue);
+    free(w->queued);
+}
+
+static pl_status work_init(rx_work *w, const pl_flow_problem *p, pl_flow_solution *out)
+{
+    size_t n = (size_t)p->n + 1;
+    *w = (rx_work){.p = p, .flow = out->flow, .pi = out->potential, .iterations = &out->iterations};
+    w->excess = pl_alloc(n, sizeof *w->excess);
+    w->pred = pl_alloc(n, sizeof *w->pred);
+    w->mark = pl_alloc(n, sizeof *w->mark);
+    w->members = pl_alloc(n, sizeof *w->members);
+    w->cand = pl_alloc(n, sizeof *w->cand);
+    w->cur = pl_alloc(n, sizeof *w->cur);
+    w->queue = pl_alloc(n, sizeof *w->queue);
+    w->queued = pl_alloc(n, sizeof *w->queued);
+    if (!w->excess || !w->pred || !w->mark || !w->members || !w->cand || !w->cur || !w->queue || !w->queued) {
+        work_free(w);
+        return PL_ENOMEM;
+    }
+    out->memory_bytes = (int64_t)n * (8 + 4 + 4 + 4 + 4 + 4 + 4 + 1);
+    return PL_OK;
+}
+
+/* ---- residual arcs ------------------------------------------------------ */
+
+static inline int64_t rcap(const rx_work *w, int32_t r)
+{
+    return pl_residual_cap(w->p, w->flow, r);
+}
+
+static inline int64_t rcost(const rx_work *w, int32_t r, int32_t tail, int32_t head)
+{
+    return pl_residual_cost(w->p, r) + w->pi[tail] - w->pi[head];
+}
+
+/* Move delta units along residual arc r from tail to head. */
+static inline void push(rx_work *w, int32_t r, int32_t tail, int32_t head, int64_t delta)
+{
+    w->flow[r >> 1] += (r & 1) ? -delta : delta;
+    w->excess[tail] -= delta;
+    w->excess[head] += delta;
+}
+
+static void enqueue(rx_work *w, int32_t v)
+{
+    if (w->queued[v] || w->excess[v] <= 0)
+        return;
+    w->queued[v] = 1;
+    int32_t n = w->p->n;
+    int32_t at = w->qhead + w->qsize;
+    w->queue[at >= n ? at - n : at] = v;
+    w->qsize++;
+}
+
+static int32_t dequeue(rx_work *w)
+{
+    int32_t v = w->queue[w->qhead];
+    w->qhead = w->qhead + 1 == w->p->n ? 0 : w->qhead + 1;
+    w->qsize--;
+    w->queued[v] = 0;
+    return v;
+}
+
+/* Marks: mark[v] == gen: labelled (pred[v] leads to it from s), not in S
+ * yet; mark[v] == gen + 1: in S (scanned). */
+static inline int in_set(const rx_work *w, int32_t v)
+{
+    return w->mark[v] == w->gen + 1;
+}
+
+static inline int labelled(const rx_work *w, int32_t v)
+{
+    return w->mark[v] == w->gen;
+}
+
+static void set_start(rx_work *w, int32_t s)
+{
+    w->gen += 2;
+    if (w->gen < 2) { /* wrapped: clear stale marks */
+        for (int32_t v = 0; v < w->p->n; v++)
+            w->mark[v] = 0;
+        w->gen = 2;
+    }
+    w->mark[s] = w->gen;
+    w->pred[s] = -1;
+    w->members[0] = s;
+    w->nmembers = 1;
+}
+
+/* ---- start ---------------------------------------------------------------- */
+
+/* Whether the warm potentials are usable: all within +-2^60. */
+static int warm_prices_fit(const rx_work *w)
+{
+    for (int32_t v = 0; v < w->p->n; v++)
+        if (w->pi[v] > RX_WARM_LIMIT || w->pi[v] < -RX_WARM_LIMIT)
+            return 0;
+    return 1;
+}
+
+/* Restore slackness for the current prices (saturate negative, empty
+ * positive reduced costs), then compute every excess. */
+static void make_slack(rx_work *w)
+{
+    const pl_flow_problem *p = w->p;
+    for (int32_t v = 0; v < p->n; v++)
+        w->excess[v] = p->supply[v];
+    for (int32_t a = 0; a < p->m; a++) {
+        int32_t t = p->tail[a], h = p->head[a];
+        int64_t rc = p->cost[a] + w->pi[t] - w->pi[h];
+        if (rc < 0)
+            w->flow[a] = p->cap[a];
+        else if (rc > 0)
+            w->flow[a] = 0;
+        w->excess[t] -= w->flow[a];
+        w->excess[h] += w->flow[a];
+    }
+}
+
+/* Move each deficit downstream along the flow that already leaves it, over
+ * balanced arcs only (so slackness holds and no price changes): the flow
+ * into a deficit node is reduced at its far end instead. After a warm start
+ * the deficits sit where removed supply used to enter the flow (a machine
+ * that lost a task, say); pulled back along their old paths they gather
+ * where those paths ended (the sink), where every search finds them soon,
+ * as after a cold start. Flows only decrease, so an arc passed over (no
+ * flow, or not balanced) stays useless: a current-arc pointer per node
+ * keeps the pass linear, and the walk of one deficit is cut after n steps
+ * (a cycle of balanced arcs carrying flow could hold it longer). */
+static void retract_deficits(rx_work *w)
+{
+    const pl_flow_problem *p = w->p;
+    int32_t *cur = w->cur;
+    for (int32_t v = 0; v < p->n; v++)
+        cur[v] = p->out_first[v];
+    for (int32_t v = 0; v < p->n; v++) {
+        int32_t u = v;
+        for (int32_t steps = 0; w->excess[u] < 0 && steps < p->n; steps++) {
+            int32_t r = -1, h = -1;
+            for (; cur[u] < p->out_first[u + 1]; cur[u]++) {
+                int32_t q = p->out_arcs[cur[u]];
+                if ((q & 1) || w->flow[q >> 1] == 0)
+                    continue;
+                h = p->head[q >> 1];
+                if (h != u && rcost(w, q, u, h) == 0) {
+                    r = q;
+                    break;
+                }
+            }
+            if (r < 0)
+                break;
+            int64_t f = w->flow[r >> 1], d = -w->excess[u] < f ? -w->excess[u] : f;
+            push(w, r ^ 1, h, u, d);
+            u = h;
+        }
+    }
+}
+
+/* Depth-first search backwards from the deficit node v over balanced arcs
+ * (residual arcs into the current node) for a node with excess or for z,
+ * at most RX_DFS_BUDGET arc looks; returns it (pred[] holds the residual
+ * arcs of the path towards v) or -1. */
+static int32_t back_path(rx_work *w, int32_t v, int32_t z)
+{
+    const pl_flow_problem *p = w->p;
+    set_start(w, v);
+    int32_t *stack = w->members, top = 0, budget = RX_DFS_BUDGET;
+    w->cur[v] = p->out_first[v];
+    while (top >= 0 && budget > 0) {
+        int32_t u = stack[top], k = w->cur[u], end = p->out_first[u + 1];
+        for (; k < end && budget > 0; k++, budget--) {
+            int32_t r = p->out_arcs[k], h = pl_residual_head(p, r);
+            if (labelled(w, h) || rcap(w, r ^ 1) == 0 || rcost(w, r, u, h) != 0)
+                continue;
+            w->mark[h] = w->gen;
+            w->pred[h] = r ^ 1;
+            if (h == z || w->excess[h] > 0)
+                return h;
+            w->cur[h] = p->out_first[h];
+            stack[++top] = h;
+            break;
+        }
+        if (k < end && budget > 0) {
+            w->cur[u] = k + 1;
+            continue;
+        }
+        w->cur[u] = k;
+        if (k == end)
+            top--;
+    }
+    return -1;
+}
+
+/* Single-node dual ascent for the deficit node v (the mirror of the
+ * ascent from an excess): when the balanced arcs into v cannot carry its
+ * deficit, fill them and raise pi[v] to the next breakpoint, so that the
+ * next arc into v (a task that prefers v, the arc back from the sink)
+ * turns balanced. Returns 0 when no ascent is possible. The tails of the
+ * filled arcs may be left with deficits of their own. */
+static int raise_deficit(rx_work *w, int32_t v)
+{
+    const pl_flow_problem *p = w->p;
+    int64_t in0 = 0, delta = INT64_MAX;
+    for (int32_t k = p->out_first[v]; k < p->out_first[v + 1]; k++) {
+        int32_t r = p->out_arcs[k], h = pl_residual_head(p, r);
+        int64_t c = rcap(w, r ^ 1);
+        if (h == v || c == 0)
+            continue;
+        int64_t rc = -rcost(w, r, v, h); /* of r ^ 1, from h into v */
+        if (rc == 0)
+            in0 += c;
+        else if (rc < delta)
+            delta = rc;
+    }
+    if (in0 >= -w->excess[v] || delta == INT64_MAX || w->pi[v] > RX_PRICE_LIMIT - delta)
+        return 0;
+    for (int32_t k = p->out_first[v]; k < p->out_first[v + 1]; k++) {
+        int32_t r = p->out_arcs[k], h = pl_residual_head(p, r);
+        int64_t c = rcap(w, r ^ 1);
+        if (h != v && c > 0 && rcost(w, r, v, h) == 0)
+            push(w, r ^ 1, h, v, c);
+    }
+    w->pi[v] += delta;
+    return 1;
+}
+
+/* Deficits that retract_deficits() could not move (the flow out of them is
+ * on arcs of negative reduced cost: a machine everyone wants lost a task)
+ * are moved, over a balanced path found backwards, to the node z holding
+ * the largest deficit, or met by an excess on the way; where no such path
+ * exists, a few single-node ascents on the deficit make one. Left alone, a
+ * deficit like that is found only by an iteration from some excess whose
+ * set S covers most of the graph first (measured: 37 such searches of
+ * ~100,000 nodes each per round, at 80% load). */
+static void relocate_deficits(rx_work *w)
+{
+    const pl_flow_problem *p = w->p;
+    int32_t z = -1;
+    for (int32_t v = 0; v < p->n; v++)
+        if (w->excess[v] < 0 && (z < 0 || w->excess[v] < w->excess[z]))
+            z = v;
+    for (int32_t v = 0; v < p->n; v++) {
+        for (int tries = 0; v != z && w->excess[v] < 0 && tries < RX_UNSTICK_TRIES; tries++) {
+            int32_t t = back_path(w, v, z);
+            if (t < 0) {
+                if (!raise_deficit(w, v))
+                    break;
+                continue;
+            }
+            int64_t d = -w->excess[v];
+            if (t != z && w->excess[t] < d)
+                d = w->excess[t];
+            for (int32_t u = t; u != v;) {
+                int32_t q = w->pred[u];
+                d = rcap(w, q) < d ? rcap(w, q) : d;
+                u = pl_residual_head(p, q);
+            }
+            for (int32_t u = t; u != v;) {
+                int32_t q = w->pred[u];
+                w->flow[q >> 1] += (q & 1) ? -d : d;
+                u = pl_residual_head(p, q);
+            }
+            w->excess[t] -= d;
+            w->excess[v] += d;
+        }
+    }
+}
+
+/* The lowest price a feasible problem should ever need: (n + 1) *
+ * (max|cost| + 1) below the lowest starting price, but not below the
+ * hard floor. */
+static void set_floor(rx_work *w)
+{
+    const pl_flow_problem *p = w->p;
+    int64_t lo = 0, cmax = 0;
+    for (int32_t v = 0; v < p->n; v++)
+        lo = w->pi[v] < lo ? w->pi[v] : lo;
+    for (int32_t a = 0; a < p->m; a++) {
+        int64_t c = p->cost[a] < 0 ? -p->cost[a] : p->cost[a];
+        cmax = c > cmax ? c : cmax;
+    }
+    /* (n + 1) * (cmax + 1) <= 2^60 + n + cmax + 1 by the problem's limits. */
+    int64_t span = ((int64_t)p->n + 1) * (cmax + 1);
+    w->floor = lo - span < -RX_PRICE_LIMIT ? -RX_PRICE_LIMIT : lo - span;
+}
+
+/* ---- errors --------------------------------------------------------------- */
+
+static pl_status closed_set(const rx_work *w, int64_t trapped)
+{
+    return pl_err(PL_EINFEASIBLE,
+                  "relaxation: %lld units of supply are held by a set of %d nodes (node %d among "
+                  "them) that no residual arc leaves: no flow satisfies the supplies and arc bounds",
+                  (long long)trapped, w->nmembers, w->members[0]);
+}
+
+/* A price fell below the floor: the supplies cannot be routed, or (with a
+ * feasible problem) the prices are still bounded and the floor is lowered
+ * to the hard limit once. */
+static pl_status price_floor(rx_work *w)
+{
+    if (w->checked)
+        return pl_err(PL_EOVERFLOW, "relaxation: node prices fell below -2^61");
+    int64_t *tmp = pl_alloc((size_t)w->p->m + 1, sizeof *tmp);
+    if (!tmp)
+        return PL_ENOMEM;
+    int feasible = 0;
+    pl_status st = pl_feasible_flow(w->p, tmp, &feasible);
+    free(tmp);
+    if (st != PL_OK)
+        return st;
+    if (!feasible)
+        return pl_err(PL_EINFEASIBLE, "relaxation: no flow satisfies the supplies and arc bounds");
+    w->checked = 1;
+    w->floor = -RX_PRICE_LIMIT;
+    return PL_OK;
+}
+
+static pl_status count_iteration(rx_work *w)
+{
+    if (w->limit > 0 && *w->iterations >= w->limit)
+        return pl_err(PL_ELIMIT, "relaxation: iteration limit %lld reached", (long long)w->limit);
+    (*w->iterations)++;
+    return PL_OK;
+}
+
+/* ---- the iteration ---------------------------------------------------------- */
+
+/* Label h through residual arc r; returns 1 when h has a deficit. */
+static inline int label(rx_work *w, int32_t r, int32_t h)
+{
+    w->mark[h] = w->gen;
+    w->pred[h] = r;
+    w->members[w->nmembers++] = h;
+    return w->excess[h] < 0;
+}
+
+/* Scan u into S: label the heads of its balanced arcs, update out0(S) (its
+ * balanced arcs to nodes outside S now leave S, those from S into u no
+ * longer do) and e(S). Returns 1 when a deficit node was labelled (it is
+ * the last member). */
+static int scan_node(rx_work *w, int32_t u, int64_t *es, int64_t *out0)
+{
+    const pl_flow_problem *p = w->p;
+    w->mark[u] = w->gen + 1;
+    *es += w->excess[u];
+    for (int32_t k = p->out_first[u]; k < p->out_first[u + 1]; k++) {
+        int32_t r = p->out_arcs[k], h = pl_residual_head(p, r);
+        if (h == u || rcost(w, r, u, h) != 0)
+            continue;
+        if (in_set(w, h)) {
+            *out0 -= rcap(w, r ^ 1);
+            continue;
+        }
+        int64_t c = rcap(w, r);
+        if (c == 0)
+            continue;
+        *out0 += c;
+        if (!labelled(w, h) && label(w, r, h))
+            return 1;
+    }
+    return 0;
+}
+
+/* Augment from s along the tree to the deficit node t. */
+static void augment(rx_work *w, int32_t s, int32_t t)
+{
+    const pl_flow_problem *p = w->p;
+    int64_t delta = w->excess[s] < -w->excess[t] ? w->excess[s] : -w->excess[t];
+    for (int32_t v = t; v != s;) {
+        int32_t r = w->pred[v];
+        int64_t c = rcap(w, r);
+        delta = c < delta ? c : delta;
+        v = pl_residual_tail(p, r);
+    }
+    for (int32_t v = t; v != s;) {
+        int32_t r = w->pred[v];
+        w->flow[r >> 1] += (r & 1) ? -delta : delta;
+        v = pl_residual_tail(p, r);
+    }
+    w->excess[s] -= delta;
+    w->excess[t] += delta;
+}
+
+/* Dual ascent on S (members[0 .. nmembers-1]): saturate its balanced
+ * leaving arcs and lower its prices to the next breakpoint. The arcs
+ * reaching it (the new balanced arcs leaving S) are kept in cand[] unless
+ * there are more than n of them (ncand = -1). Sets *negative when a member
+ * was left with a deficit. */
+static pl_status ascend(rx_work *w, int64_t trapped, int *negative)
+{
+    const pl_flow_problem *p = w->p;
+    int64_t delta = INT64_MAX;
+    int32_t ncand = 0;
+    *negative = 0;
+    for (int32_t i = 0; i < w->nmembers; i++) {
+        int32_t u = w->members[i];
+        for (int32_t k = p->out_first[u]; k < p->out_first[u + 1]; k++) {
+            int32_t r = p->out_arcs[k], h = pl_residual_head(p, r);
+            if (in_set(w, h))
+                continue;
+            int64_t c = rcap(w, r);
+            if (c == 0)
+                continue;
+            int64_t rc = rcost(w, r, u, h);
+            if (rc == 0) {
+                push(w, r, u, h, c);
+                enqueue(w, h);
+                *negative |= w->excess[u] < 0;
+                continue;
+            }
+            if (rc < delta) {
+                delta = rc;
+                ncand = 0;
+            }
+            if (rc == delta && ncand >= 0) {
+                if (ncand < p->n)
+                    w->cand[ncand++] = r;
+                else
+                    ncand = -1;
+            }
+        }
+    }
+    if (delta == INT64_MAX)
+        return closed_set(w, trapped);
+    for (int32_t i = 0; i < w->nmembers; i++) {
+        int32_t u = w->members[i];
+        while (w->pi[u] - delta < w->floor) {
+            pl_status st = price_floor(w);
+            if (st != PL_OK)
+                return st;
+        }
+        w->pi[u] -= delta;
+    }
+    w->ncand = ncand;
+    return PL_OK;
+}
+
+/* Depth-first search from s over balanced arcs for a deficit node, at
+ * most RX_DFS_BUDGET arc looks. Breadth-first growth of S must scan every
+ * arc of a node before the next, which is costly at a hub (the cluster
+ * aggregator of a scheduling graph has an arc per task) when a deficit lies
+ * a few balanced arcs beyond it; the depth-first search follows the first
+ * balanced arc out of the hub instead. Returns the deficit node (pred[]
+ * holds the path) or -1, leaving S to iterate(). */
+static int32_t quick_path(rx_work *w, int32_t s)
+{
+    const pl_flow_problem *p = w->p;
+    set_start(w, s);
+    int32_t *stack = w->members, top = 0, budget = RX_DFS_BUDGET;
+    w->cur[s] = p->out_first[s];
+    while (top >= 0 && budget > 0) {
+        int32_t u = stack[top], k = w->cur[u], end = p->out_first[u + 1];
+        for (; k < end && budget > 0; k++, budget--) {
+            int32_t r = p->out_arcs[k], h = pl_residual_head(p, r);
+            if (labelled(w, h) || rcap(w, r) == 0 || rcost(w, r, u, h) != 0)
+                continue;
+            w->mark[h] = w->gen;
+            w->pred[h] = r;
+            if (w->excess[h] < 0)
+                return h;
+            w->cur[h] = p->out_first[h];
+            stack[++top] = h;
+            break;
+        }
+        if (k < end && budget > 0) {
+            w->cur[u] = k + 1;
+            continue;
+        }
+        w->cur[u] = k;
+        if (k == end)
+            top--;
+    }
+    return -1;
+}
+
+/* One iteration from s (e(s) > 0). S grows one scanned node at a time
+ * (breadth first over the labelled ones) until a labelled node has a deficit
+ * (augment) or e(S) > out0(S) (ascend). Labelled nodes not yet scanned are
+ * outside S, so the ascent test costs one pass over each scanned node's
+ * arcs and nothing for the others. After an ascent S is kept and grows on
+ * from the arcs the ascent balanced, as long as s still has excess and no
+ * member was left with a deficit; otherwise the iteration ends and the
+ * caller starts afresh. */
+static pl_status iterate(rx_work *w, int32_t s)
+{
+    const pl_flow_problem *p = w->p;
+    int32_t t = quick_path(w, s);
+    if (t >= 0) {
+        augment(w, s, t);
+        return count_iteration(w);
+    }
+    set_start(w, s);
+    int64_t es = 0, out0 = 0;
+    int32_t scan = 0;
+    for (;;) {
+        /* While e(S) <= out0(S), a balanced arc leaves S into a labelled,
+         * unscanned node, so scan < nmembers. */
+        if (es <= out0 && scan < w->nmembers) {
+            if (scan_node(w, w->members[scan++], &es, &out0))
+                break;
+            continue;
+        }
+        pl_status st = count_iteration(w);
+        if (st != PL_OK)
+            return st;
+        for (int32_t i = scan; i < w->nmembers; i++)
+            w->mark[w->members[i]] = 0;
+        w->nmembers = scan;
+        int negative;
+        if ((st = ascend(w, es - out0, &negative)) != PL_OK)
+            return st;
+        if (negative || w->excess[s] <= 0 || w->ncand < 0) {
+            for (int32_t i = 0; i < w->nmembers; i++)
+                enqueue(w, w->members[i]);
+            return PL_OK;
+        }
+        /* Every balanced arc leaving S is now a candidate. */
+        es -= out0;
+        out0 = 0;
+        int found = 0;
+        for (int32_t i = 0; i < w->ncand && !found; i++) {
+            int32_t r = w->cand[i], h = pl_residual_head(p, r);
+            out0 += rcap(w, r);
+            found = !labelled(w, h) && label(w, r, h);
+        }
+        if (found)
+            break;
+    }
+    augment(w, s, w->members[w->nmembers - 1]);
+    return count_iteration(w);
+}
+
+/* ---- driver --------------------------------------------------------------- */
+
+static void shift_potentials(rx_work *w)
+{
+    if (w->p->n == 0)
+        return;
+    int64_t lo = w->pi[0];
+    for (int32_t v = 1; v < w->p->n; v++)
+        lo = w->pi[v] < lo ? w->pi[v] : lo;
+    for (int32_t v = 0; v < w->p->n; v++)
+        w->pi[v] -= lo;
+}
+
+static pl_status run(rx_work *w)
+{
+    const pl_flow_problem *p = w->p;
+    int warm = p->warm && warm_prices_fit(w);
+    if (!warm) {
+        for (int32_t v = 0; v < p->n; v++)
+            w->pi[v] = 0;
+        for (int32_t a = 0; a < p->m; a++)
+            w->flow[a] = 0;
+    }
+    make_slack(w);
+    /* A cold start's deficits are the demands themselves: nothing to gain.
+     * A second pass handles the deficits the first one's ascents created. */
+    for (int pass = 0; warm && pass < 2; pass++) {
+        retract_deficits(w);
+        relocate_deficits(w);
+    }
+    set_floor(w);
+    for (int32_t v = 0; v < p->n; v++)
+        enqueue(w, v);
+    while (w->qsize > 0) {
+        int32_t s = dequeue(w);
+        while (w->excess[s] > 0) {
+            pl_status st = iterate(w, s);
+            if (st != PL_OK)
+                return st;
+        }
+    }
+    shift_potentials(w);
+    return PL_OK;
+}
+
+static pl_status solve(const pl_flow_problem *p, const pl_solve_opts *opts, pl_flow_solution *out)
+{
+    rx_work w;
+    out->iterations = 0;
+    pl_status st = work_init(&w, p, out);
+    if (st != PL_OK)
+        return st;
+    w.limit = opts ? opts->max_iterations : 0;
+    st = run(&w);
+    work_free(&w);
+    return st;
+}
+
+const pl_solver_ops pl_solver_relaxation = {
+    .name = "relaxation",
+    .description = "relaxation (Bertsekas-Tseng RELAX-style dual ascent): single- and multi-node price "
+                   "rises on balanced arcs, augmenting to deficits",
+    .solve = solve,
+    .flags = PL_SOLVER_WARM_START,
+};
