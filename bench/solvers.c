@@ -678,7 +678,7 @@ static void usage(FILE *f)
             "  --families LIST     comma list of netgen,grid,assignment,scheduling,fixtures (default all)\n"
             "  --solvers LIST      comma list of solver names (default every built-in solver)\n"
             "  --slow-max-arcs N   largest instance for ssp, cycle-canceling, glpk, relaxation\n"
-            "                      (defaults: ssp 70000, cycle-canceling 70000, glpk 20000)\n"
+            "                      (defaults: ssp 70000, cycle-canceling 70000, glpk 20000, relaxation 70000)\n"
             "  --limit NAME=N      largest instance for solver NAME (-1: no limit)\n"
             "  --data DIR          fixtures directory (default %s)\n"
             "  --lemon PATH        LEMON runner (default %s)\n"
