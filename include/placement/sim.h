@@ -129,7 +129,32 @@ typedef struct pl_sim_summary {
     double decision_p99;         /**< 99th percentile of seconds per policy call. */
     double decision_max;         /**< Slowest policy call, seconds. */
     double wall_time;            /**< Seconds pl_sim_run() took. */
+    /* Appended after the first release; time-weighted means of the time
+     * series (pl_sim_result_timeline()) from the first arrival to the last
+     * finish of a done job (0 when no job is done). */
+    double mean_gpu_util;        /**< Mean of ::pl_sim_sample.gpu_util. */
+    double mean_core_util;       /**< Mean of ::pl_sim_sample.core_util (-1 when no package models cores). */
+    double mean_nvme_util;       /**< Mean of ::pl_sim_sample.nvme_util (-1 when the topology has no storage bandwidth). */
+    double mean_fragmentation;   /**< Mean of ::pl_sim_sample.fragmentation. */
 } pl_sim_summary;
+
+/**
+ * One point of the utilisation time series: the cluster's state from
+ * \c time until the next point's time (the last point: until the end of
+ * the run). doc/simulator.md defines each field.
+ */
+typedef struct pl_sim_sample {
+    double time;             /**< Seconds. */
+    int32_t running;         /**< Jobs holding resources (placed and not yet finished). */
+    int32_t queued;          /**< Jobs waiting in the queue. */
+    int32_t gpus_used;       /**< GPUs allocated (by jobs or as background load of the topology given to pl_sim_create()). */
+    int32_t gpus_failed;     /**< GPUs down after a device failure (not counted in gpus_used). */
+    double gpu_util;         /**< gpus_used / all GPUs of the topology. */
+    double core_util;        /**< Allocated / total ::PL_RES_CORES over the packages; -1 when no package models cores. */
+    double nvme_util;        /**< Allocated / total ::PL_RES_BANDWIDTH over the storage devices; -1 when there is none. */
+    double fragmentation;    /**< Fraction of the free GPUs (in machines) that sit on a machine that cannot hold the
+                                  reference job (median GPUs and cores of the workload's GPU jobs); 0 when no GPU is free. */
+} pl_sim_sample;
 
 /**
  * \brief Create a simulator.
@@ -167,6 +192,27 @@ pl_status pl_sim_result_job(const pl_sim_result *res, int32_t i, pl_sim_job_reco
 pl_status pl_sim_result_summary(const pl_sim_result *res, pl_sim_summary *sum);
 /** \brief Per-call decision times in seconds, in call order (owned by the result; *n receives the count). */
 const double *pl_sim_result_decision_times(const pl_sim_result *res, int64_t *n);
+
+/** \brief Number of points of the utilisation time series (0 for NULL). */
+int64_t pl_sim_result_timeline_count(const pl_sim_result *res);
+
+/**
+ * \brief Point \p i of the utilisation time series. Points are in strictly
+ *        increasing time; one is added after every event that changed the
+ *        state (several events at one time give one point, the state after
+ *        the last of them); the first point is at the first event's time.
+ * \return ::PL_OK or ::PL_EINVAL (NULL, \p i out of range).
+ */
+pl_status pl_sim_result_timeline(const pl_sim_result *res, int64_t i, pl_sim_sample *out);
+
+/**
+ * \brief Write the utilisation time series as CSV: the header
+ *        `time,running,queued,gpus_used,gpus_failed,gpu_util,core_util,nvme_util,fragmentation`
+ *        then one line per point; numbers with 6 decimals, so two runs of
+ *        the same inputs give the same bytes.
+ * \return ::PL_OK; ::PL_EIO; ::PL_EINVAL.
+ */
+pl_status pl_sim_result_write_timeline_csv(const pl_sim_result *res, FILE *f);
 
 /**
  * \brief Write the per-job records as CSV (header line, then one line per
@@ -227,7 +273,9 @@ const char *const *pl_sim_scenario_names(void);
 
 /**
  * \brief Write an SVG picture of one or more runs: the CDF of job slowdown
- *        and the CDF of waiting time, one curve per run.
+ *        and the CDF of waiting time, one curve per run, and below them the
+ *        GPU utilisation over time (step curves of
+ *        ::pl_sim_sample.gpu_util, one per run).
  * \param labels one per result (e.g. the policy names).
  * \return ::PL_OK; ::PL_EIO; ::PL_EINVAL.
  */

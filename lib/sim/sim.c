@@ -3,33 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim_impl.h"
-#include "../policy/policy_impl.h"
-
-/* Relative tolerance of "slower than ideal": float noise, not a slowdown. */
-#define SLOWER_EPS 1e-6
-
-struct pl_sim {
-    pl_topology *topo;          /* pristine copy; each run works on its own copy */
-    const pl_jobset *jobs;
-    pl_sim_opts opts;
-    const pl_profile_set *ps;
-    pl_profile_set *owned_ps;
-    int32_t njobs;
-    int32_t nvert;
-    int32_t *gpu_socket;        /* per vertex: socket ordinal of a GPU, else -1 */
-    int32_t *gpu_machine;       /* per vertex: machine ordinal of a GPU, else -1 */
-    int32_t nsockets;
-    int32_t nmachines;
-    int32_t *machine_socket_max;/* per machine ordinal: most GPUs under one socket */
-};
-
-struct pl_sim_result {
-    int32_t n;
-    pl_sim_job_record *rec;
-    double *dtimes;
-    int64_t ndtimes, capdtimes;
-    pl_sim_summary sum;
-};
 
 void pl_sim_opts_init(pl_sim_opts *opts)
 {
@@ -38,6 +11,16 @@ void pl_sim_opts_init(pl_sim_opts *opts)
     pl_policy_opts_init(&opts->policy);
     opts->interval = 1.0;
     opts->runtime = PL_SIM_RUNTIME_PROGRESS;
+}
+
+int pl_sim_job_cpu_only(const pl_job *job)
+{
+    for (int32_t t = 0; t < pl_job_task_count(job); t++) {
+        pl_task_demand d;
+        if (pl_job_task(job, t, &d) != PL_OK || d.gpus > 0)
+            return 0;
+    }
+    return pl_job_task_count(job) > 0;
 }
 
 /* ---- creation: GPU -> socket / machine tables ------------------------------- */
@@ -53,14 +36,49 @@ static pl_status list_kind(const pl_topology *t, int kind, int32_t **out, int32_
     return pl_topology_descendants(t, -1, kind, *out, *n, n);
 }
 
+/* Machine ordinal of every vertex under a machine: machines in preorder,
+ * each subtree's vertices listed once. */
+static pl_status index_machines(pl_sim *s, const int32_t *machines, int32_t nm)
+{
+    if (!(s->vert_machine = pl_alloc((size_t)s->nvert + 1, sizeof *s->vert_machine)))
+        return PL_ENOMEM;
+    for (int32_t v = 0; v < s->nvert; v++)
+        s->vert_machine[v] = -1;
+    pl_status st = PL_OK;
+    int32_t *sub = NULL, n = 0;
+    for (int32_t i = 0; i < nm && !st; i++) {
+        free(sub);
+        sub = NULL;
+        if (!(st = pl_topology_descendants(s->topo, machines[i], -1, NULL, 0, &n)) &&
+            !(sub = pl_alloc((size_t)n + 1, sizeof *sub)))
+            st = PL_ENOMEM;
+        if (!st)
+            st = pl_topology_descendants(s->topo, machines[i], -1, sub, n, &n);
+        for (int32_t q = 0; q < n && !st; q++)
+            if (s->vert_machine[sub[q]] < 0) /* a machine inside a machine keeps the outer one */
+                s->vert_machine[sub[q]] = i;
+    }
+    free(sub);
+    return st;
+}
+
 static pl_status index_gpus(pl_sim *s)
 {
-    int32_t *gpus = NULL, *machines = NULL, *sockets = NULL, ng = 0, nm = 0, ns = 0;
-    pl_status st = list_kind(s->topo, PL_VK_GPU, &gpus, &ng);
+    int32_t *machines = NULL, nm = 0;
+    pl_status st = list_kind(s->topo, PL_VK_GPU, &s->gpus, &s->ngpus);
     if (!st)
         st = list_kind(s->topo, PL_VK_MACHINE, &machines, &nm);
     if (!st)
-        st = list_kind(s->topo, PL_VK_PACKAGE, &sockets, &ns);
+        st = list_kind(s->topo, PL_VK_PACKAGE, &s->packages, &s->npackages);
+    if (!st)
+        st = list_kind(s->topo, PL_VK_STORAGE, &s->storage, &s->nstorage);
+    if (!st)
+        st = index_machines(s, machines, nm);
+    if (!st && !(s->is_package = pl_alloc((size_t)s->nvert + 1, sizeof *s->is_package)))
+        st = PL_ENOMEM;
+    for (int32_t i = 0; !st && i < s->npackages; i++)
+        s->is_package[s->packages[i]] = 1;
+    const int32_t ng = s->ngpus, ns = s->npackages;
     int32_t *ord = NULL, *per_socket = NULL;
     if (!st && (!(ord = pl_alloc((size_t)s->nvert + 1, sizeof *ord)) ||
                 !(s->gpu_socket = pl_alloc((size_t)s->nvert + 1, sizeof *s->gpu_socket)) ||
@@ -75,11 +93,11 @@ static pl_status index_gpus(pl_sim *s)
     for (int32_t i = 0; i < nm; i++)
         ord[machines[i]] = i;
     for (int32_t i = 0; i < ns; i++)
-        ord[sockets[i]] = i;
+        ord[s->packages[i]] = i;
     /* A GPU under no package is its own socket (numbered after the packages). */
     int32_t next_socket = ns;
     for (int32_t i = 0; i < ng && !st; i++) {
-        int32_t g = gpus[i], pkg = -1, mach = -1;
+        int32_t g = s->gpus[i], pkg = -1, mach = -1;
         if (pl_topology_ancestor(s->topo, g, PL_VK_PACKAGE, &pkg) != PL_OK)
             pkg = -1;
         if (pl_topology_ancestor(s->topo, g, PL_VK_MACHINE, &mach) != PL_OK)
@@ -93,9 +111,7 @@ static pl_status index_gpus(pl_sim *s)
     s->nsockets = next_socket;
     s->nmachines = nm;
 done:
-    free(gpus);
     free(machines);
-    free(sockets);
     free(ord);
     free(per_socket);
     return st;
@@ -134,6 +150,8 @@ pl_status pl_sim_create(const pl_topology *topo, const pl_jobset *jobs, const pl
         s->nvert = pl_topology_vertex_count(s->topo);
         st = index_gpus(s);
     }
+    if (!st)
+        pl_sim_reference_job(s);
     if (!st) {
         if (o.policy.profiles)
             s->ps = o.policy.profiles;
@@ -159,47 +177,15 @@ void pl_sim_free(pl_sim *s)
     free(s->gpu_socket);
     free(s->gpu_machine);
     free(s->machine_socket_max);
+    free(s->vert_machine);
+    free(s->gpus);
+    free(s->packages);
+    free(s->is_package);
+    free(s->storage);
     free(s);
 }
 
 /* ---- one run ---------------------------------------------------------------- */
-
-typedef struct sjob {
-    const pl_job *job;
-    int32_t k;
-    int running;
-    double solo;         /* solo time of its actual spread */
-    double intra;        /* artifact model: intra-socket solo time (co-located times scale it) */
-    double start;
-    double slow;         /* current interference slowdown (>= 1) */
-    double remaining;    /* fraction of its work left */
-    double last;         /* time remaining was last brought up to date */
-    uint64_t version;    /* bumped at each rescheduling: older finish events are stale */
-    int32_t *gpus;
-    int32_t *sockets;
-    int32_t nsock;
-    pl_plan_item *plan;
-    int32_t nplan;
-} sjob;
-
-typedef struct srun {
-    pl_sim *s;
-    pl_topology *topo;
-    sjob *j;
-    pl_sim_result *res;
-    pl_sim_heap heap;
-    int32_t *owner;       /* per vertex: job holding the GPU, else -1 */
-    int32_t **sock_jobs;  /* per socket: running jobs with a GPU there */
-    int32_t *sock_n, *sock_cap;
-    int32_t *queue;       /* waiting jobs in arrival order */
-    int32_t nqueue;
-    int32_t *running;
-    int32_t nrunning;
-    int32_t *mark;        /* per job: scratch for neighbour sets */
-    int32_t mark_gen;
-    int round_pending;
-    double interval;
-} srun;
 
 static pl_status sock_add(srun *r, int32_t s, int32_t job)
 {
@@ -374,6 +360,7 @@ static pl_status start_job(srun *r, int32_t i, const pl_decision_info *info, dou
                       pl_job_name(a->job));
     if ((st = pl_plan_alloc(r->topo, a->plan, a->nplan)))
         return st;
+    pl_sim_metrics_plan(r, a->plan, a->nplan, +1);
     if (!(a->gpus = pl_alloc((size_t)a->k, sizeof *a->gpus)) ||
         !(a->sockets = pl_alloc((size_t)a->k, sizeof *a->sockets)))
         return PL_ENOMEM;
@@ -432,6 +419,7 @@ static pl_status finish_job(srun *r, int32_t i, double t)
         if (st)
             return st;
     }
+    pl_sim_metrics_plan(r, a->plan, a->nplan, -1);
     for (int32_t g = 0; g < a->k; g++)
         r->owner[a->gpus[g]] = -1;
     for (int32_t q = 0; q < a->nsock; q++)
@@ -503,7 +491,8 @@ done:
 static pl_status run_events(srun *r)
 {
     pl_sim_event e;
-    pl_status st = PL_OK;
+    double t0;
+    pl_status st = pl_sim_heap_peek(&r->heap, &t0) ? pl_sim_metrics_sample(r, t0) : PL_OK;
     while (!st && pl_sim_heap_pop(&r->heap, &e)) {
         switch (e.kind) {
         case PL_SIM_EV_ARRIVAL:
@@ -520,84 +509,10 @@ static pl_status run_events(srun *r)
             st = do_round(r, e.time);
             break;
         }
+        if (!st)
+            st = pl_sim_metrics_sample(r, e.time);
     }
     return st;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Nearest-rank percentile of a sorted array. */
-static double percentile(const double *v, int64_t n, double p)
-{
-    if (n == 0)
-        return 0;
-    int64_t rank = (int64_t)ceil(p / 100.0 * (double)n);
-    if (rank < 1)
-        rank = 1;
-    return v[rank - 1];
-}
-
-static pl_status summarise(const pl_sim *s, pl_sim_result *res)
-{
-    pl_sim_summary *m = &res->sum;
-    memset(m, 0, sizeof *m);
-    m->jobs = res->n;
-    double first = INFINITY, last = -INFINITY, wsum = 0, tsum = 0, ssum = 0;
-    for (int32_t i = 0; i < res->n; i++) {
-        const pl_sim_job_record *rec = &res->rec[i];
-        if (rec->arrival < first)
-            first = rec->arrival;
-        double slo = pl_job_slo(pl_jobset_get(s->jobs, i));
-        if (rec->state == PL_SIM_REJECTED)
-            m->rejected++;
-        if (rec->state == PL_SIM_UNFINISHED)
-            m->unfinished++;
-        if (rec->state != PL_SIM_DONE) {
-            m->slo_violations += slo > 0;
-            continue;
-        }
-        m->done++;
-        if (rec->finish > last)
-            last = rec->finish;
-        wsum += rec->wait;
-        tsum += rec->finish - rec->arrival;
-        ssum += rec->slowdown;
-        if (rec->wait > m->max_wait)
-            m->max_wait = rec->wait;
-        if (rec->slowdown > m->max_slowdown)
-            m->max_slowdown = rec->slowdown;
-        m->slower_than_ideal += rec->slowdown > 1 + SLOWER_EPS;
-        m->below_min_utility += rec->below_min_utility;
-        m->slo_violations += slo > 0 && rec->finish - rec->arrival > slo;
-    }
-    if (m->done > 0) {
-        m->makespan = last - first;
-        m->mean_wait = wsum / m->done;
-        m->mean_turnaround = tsum / m->done;
-        m->mean_slowdown = ssum / m->done;
-    }
-    m->rounds = res->ndtimes;
-    if (res->ndtimes > 0) {
-        double *v = pl_alloc((size_t)res->ndtimes, sizeof *v);
-        if (!v)
-            return PL_ENOMEM;
-        memcpy(v, res->dtimes, (size_t)res->ndtimes * sizeof *v);
-        qsort(v, (size_t)res->ndtimes, sizeof *v, cmp_double);
-        double sum = 0;
-        for (int64_t i = 0; i < res->ndtimes; i++)
-            sum += v[i];
-        m->decision_mean = sum / (double)res->ndtimes;
-        m->decision_p50 = percentile(v, res->ndtimes, 50);
-        m->decision_p90 = percentile(v, res->ndtimes, 90);
-        m->decision_p99 = percentile(v, res->ndtimes, 99);
-        m->decision_max = v[res->ndtimes - 1];
-        free(v);
-    }
-    return PL_OK;
 }
 
 static void run_free(srun *r)
@@ -620,6 +535,7 @@ static void run_free(srun *r)
     free(r->running);
     free(r->mark);
     pl_sim_heap_free(&r->heap);
+    pl_sim_metrics_free(r);
     pl_topology_free(r->topo);
 }
 
@@ -638,6 +554,8 @@ static pl_status run_init(pl_sim *s, srun *r)
         return PL_ENOMEM;
     for (int32_t v = 0; v < s->nvert; v++)
         r->owner[v] = -1;
+    if ((st = pl_sim_metrics_init(r)))
+        return st;
     for (int32_t i = 0; i < s->njobs; i++) {
         const pl_job *job = pl_jobset_get(s->jobs, i);
         r->j[i].job = job;
@@ -685,7 +603,7 @@ pl_status pl_sim_run(pl_sim *s, pl_sim_result **out)
         st = run_events(&r);
     run_free(&r);
     if (!st)
-        st = summarise(s, res);
+        st = pl_sim_summarise(s, res);
     if (st) {
         pl_sim_result_free(res);
         return st;
@@ -695,64 +613,3 @@ pl_status pl_sim_run(pl_sim *s, pl_sim_result **out)
     return PL_OK;
 }
 
-/* ---- results ----------------------------------------------------------------- */
-
-void pl_sim_result_free(pl_sim_result *res)
-{
-    if (!res)
-        return;
-    free(res->rec);
-    free(res->dtimes);
-    free(res);
-}
-
-int32_t pl_sim_result_count(const pl_sim_result *res)
-{
-    return res ? res->n : 0;
-}
-
-pl_status pl_sim_result_job(const pl_sim_result *res, int32_t i, pl_sim_job_record *rec)
-{
-    if (!res || !rec || i < 0 || i >= res->n)
-        return pl_err(PL_EINVAL, "pl_sim_result_job: bad arguments (index %d)", (int)i);
-    *rec = res->rec[i];
-    return PL_OK;
-}
-
-pl_status pl_sim_result_summary(const pl_sim_result *res, pl_sim_summary *sum)
-{
-    if (!res || !sum)
-        return pl_err(PL_EINVAL, "pl_sim_result_summary: NULL argument");
-    *sum = res->sum;
-    return PL_OK;
-}
-
-const double *pl_sim_result_decision_times(const pl_sim_result *res, int64_t *n)
-{
-    if (n)
-        *n = res ? res->ndtimes : 0;
-    return res ? res->dtimes : NULL;
-}
-
-static const char *state_name(pl_sim_job_state s)
-{
-    return s == PL_SIM_DONE ? "done" : s == PL_SIM_REJECTED ? "rejected" : "unfinished";
-}
-
-pl_status pl_sim_result_write_csv(const pl_sim_result *res, FILE *f)
-{
-    if (!res || !f)
-        return pl_err(PL_EINVAL, "pl_sim_result_write_csv: NULL argument");
-    fprintf(f, "job,name,state,gpus,arrival,start,finish,wait,run_time,ideal_time,slowdown,"
-               "utility,min_utility,below_min_utility,cross_socket,machine\n");
-    for (int32_t i = 0; i < res->n; i++) {
-        const pl_sim_job_record *r = &res->rec[i];
-        fprintf(f, "%d,%s,%s,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d,%d\n", (int)r->job,
-                r->name, state_name(r->state), (int)r->ngpus, r->arrival, r->start, r->finish, r->wait,
-                r->run_time, r->ideal_time, r->slowdown, r->utility, r->min_utility,
-                r->below_min_utility, r->cross_socket, (int)r->machine);
-    }
-    if (ferror(f))
-        return pl_err(PL_EIO, "pl_sim_result_write_csv: write error");
-    return PL_OK;
-}

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <placement/sim.h>
 #include "../core/core.h"
+#include "../policy/policy_impl.h"
 
 /* The SC17 artifact's workload files, embedded at build time by
  * lib/interference/embed.py from lib/sim/data/ (NUL-terminated; the lengths
@@ -42,7 +43,124 @@ PL_INTERNAL pl_status pl_sim_heap_push(pl_sim_heap *h, double time, int32_t kind
                                        uint64_t version);
 /* 1 and the earliest event in *out, or 0 when empty. */
 PL_INTERNAL int pl_sim_heap_pop(pl_sim_heap *h, pl_sim_event *out);
+/* 1 and the earliest event's time in *time, or 0 when empty. */
+PL_INTERNAL int pl_sim_heap_peek(const pl_sim_heap *h, double *time);
 PL_INTERNAL void pl_sim_heap_clear(pl_sim_heap *h);
 PL_INTERNAL void pl_sim_heap_free(pl_sim_heap *h);
+
+/* ---- the simulator and its result ------------------------------------------- */
+
+struct pl_sim {
+    pl_topology *topo;          /* pristine copy; each run works on its own copy */
+    const pl_jobset *jobs;
+    pl_sim_opts opts;
+    const pl_profile_set *ps;
+    pl_profile_set *owned_ps;
+    int32_t njobs;
+    int32_t nvert;
+    int32_t *gpu_socket;        /* per vertex: socket ordinal of a GPU, else -1 */
+    int32_t *gpu_machine;       /* per vertex: machine ordinal of a GPU, else -1 */
+    int32_t *vert_machine;      /* per vertex: machine ordinal of it or its machine ancestor, else -1 */
+    int32_t nsockets;
+    int32_t nmachines;
+    int32_t *machine_socket_max;/* per machine ordinal: most GPUs under one socket */
+    int32_t *gpus;              /* GPU vertices, preorder */
+    int32_t ngpus;
+    int32_t *packages;          /* package vertices, preorder */
+    int32_t npackages;
+    uint8_t *is_package;        /* per vertex */
+    int32_t *storage;           /* storage vertices, preorder */
+    int32_t nstorage;
+    /* The reference job of the fragmentation metric (doc/simulator.md). */
+    int32_t ref_gpus;
+    int64_t ref_cores;
+};
+
+struct pl_sim_result {
+    int32_t n;
+    pl_sim_job_record *rec;
+    double *dtimes;
+    int64_t ndtimes, capdtimes;
+    pl_sim_sample *tl;          /* utilisation time series, strictly increasing times */
+    int64_t ntl, captl;
+    pl_sim_summary sum;
+};
+
+/* ---- one run ------------------------------------------------------------------ */
+
+typedef struct sjob {
+    const pl_job *job;
+    int32_t k;
+    int running;
+    double solo;         /* solo time of its actual spread */
+    double intra;        /* artifact model: intra-socket solo time (co-located times scale it) */
+    double start;
+    double slow;         /* current interference slowdown (>= 1) */
+    double remaining;    /* fraction of its work left */
+    double last;         /* time remaining was last brought up to date */
+    uint64_t version;    /* bumped at each rescheduling: older finish events are stale */
+    int32_t *gpus;
+    int32_t *sockets;
+    int32_t nsock;
+    pl_plan_item *plan;
+    int32_t nplan;
+} sjob;
+
+/* Cluster state behind the utilisation time series, kept up to date by
+ * every allocation and release (metrics.c). */
+typedef struct smetrics {
+    int32_t gpus_total, gpus_used, gpus_failed;
+    int64_t cores_total, cores_used;
+    double nvme_util;           /* constant: the simulator's jobs never take storage */
+    int32_t *mach_free_gpus;    /* per machine ordinal */
+    int64_t *mach_free_cores;
+    int *mach_has_cores;
+    int64_t free_gpus;          /* free GPUs in machines */
+    int64_t stranded;           /* of which on machines that cannot hold the reference job */
+    uint8_t *gstate;            /* per vertex: a GPU's counted state (free, used, failed) */
+    uint8_t *failed;            /* per vertex: the GPU is down */
+} smetrics;
+
+typedef struct srun {
+    pl_sim *s;
+    pl_topology *topo;
+    sjob *j;
+    pl_sim_result *res;
+    pl_sim_heap heap;
+    int32_t *owner;       /* per vertex: job holding the GPU, else -1 */
+    int32_t **sock_jobs;  /* per socket: running jobs with a GPU there */
+    int32_t *sock_n, *sock_cap;
+    int32_t *queue;       /* waiting jobs in arrival order */
+    int32_t nqueue;
+    int32_t *running;
+    int32_t nrunning;
+    int32_t *mark;        /* per job: scratch for neighbour sets */
+    int32_t mark_gen;
+    int round_pending;
+    double interval;
+    smetrics m;
+} srun;
+
+/* 1 if no task of the job asks for a GPU (the simulator places it itself). */
+PL_INTERNAL int pl_sim_job_cpu_only(const pl_job *job);
+
+/* The aggregates of a finished run (summary.c). */
+PL_INTERNAL pl_status pl_sim_summarise(const pl_sim *s, pl_sim_result *res);
+
+/* ---- metrics (metrics.c) ------------------------------------------------------- */
+
+/* The reference job of the fragmentation metric, from the workload. */
+PL_INTERNAL void pl_sim_reference_job(pl_sim *s);
+/* Read the run topology's initial allocations into r->m. */
+PL_INTERNAL pl_status pl_sim_metrics_init(srun *r);
+PL_INTERNAL void pl_sim_metrics_free(srun *r);
+/* Recount GPU v after its allocation or failure mark changed. */
+PL_INTERNAL void pl_sim_metrics_gpu(srun *r, int32_t v);
+/* Account for a plan allocated (sign +1) or released (-1). */
+PL_INTERNAL void pl_sim_metrics_plan(srun *r, const pl_plan_item *items, int32_t n, int sign);
+/* Append the state at time t to the time series (merging equal times). */
+PL_INTERNAL pl_status pl_sim_metrics_sample(srun *r, double t);
+/* Time-weighted means of the series over [from, to] into the summary. */
+PL_INTERNAL void pl_sim_metrics_summarise(pl_sim_result *res, double from, double to);
 
 #endif

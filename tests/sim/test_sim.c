@@ -518,11 +518,12 @@ static void test_svg(void **s)
     assert_non_null(strstr(buf, "CDF of job slowdown"));
     assert_non_null(strstr(buf, "CDF of waiting time"));
     assert_non_null(strstr(buf, ">b&lt;f</text>"));
-    /* One curve per run and panel. */
+    assert_non_null(strstr(buf, "GPU utilisation over time"));
+    /* One curve per run and panel (two CDFs and the utilisation). */
     int curves = 0;
     for (const char *p = buf; (p = strstr(p, "<polyline")); p++)
         curves++;
-    assert_int_equal(curves, 4);
+    assert_int_equal(curves, 6);
     free(buf);
     assert_pl_status(pl_sim_write_svg(rs, labels, 0, "x", stdout), PL_EINVAL);
     pl_sim_result_free((pl_sim_result *)rs[0]);
