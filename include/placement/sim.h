@@ -5,12 +5,18 @@
  *        waits, run times, slowdowns and decision times (doc/simulator.md).
  *
  * Discrete events on a binary heap, ordered by (time, kind, sequence
- * number): job finishes first, then arrivals, then scheduling rounds, ties in
- * insertion order, so a run is a pure function of its inputs (the decision
- * times, measured with the wall clock, are the only non-deterministic output
- * and are not in the per-job records).
+ * number): job finishes first, then device failures, repairs, task starts,
+ * arrivals, and scheduling rounds last, ties in insertion order, so a run is
+ * a pure function of its inputs (the decision times, measured with the wall
+ * clock, are the only non-deterministic output and are not in the per-job
+ * records).
  *
- * - Arrival: the job joins the queue (arrival order, ties by index).
+ * - Arrival: the job joins the queue (ordered by priority, then arrival,
+ *   then index).
+ * - Task start: the end of a job's startup delay (pl_sim_opts.startup_delay):
+ *   it begins progressing and interfering.
+ * - Device failure / repair (pl_sim_opts.failures): the GPU's job is killed
+ *   and re-queued; the GPU is unavailable until repaired.
  * - Scheduling round at every multiple of opts.interval (default 1 s, the
  *   SC17 artifact's) at or after a change (an arrival or a finish) while the
  *   queue is not empty: pl_policy_place() over the queue and the running
@@ -68,14 +74,36 @@ typedef enum pl_sim_runtime {
                                       any neighbour seen since the start); it only grows and ignores progress. */
 } pl_sim_runtime;
 
+/**
+ * One device failure of a failure trace: the GPU goes down at \c time; the
+ * job holding it, if any, is killed and re-queued (it restarts from scratch
+ * when placed again); no policy gets the GPU until it is repaired.
+ */
+typedef struct pl_sim_failure {
+    double time;             /**< When the GPU fails, seconds (>= 0). */
+    int32_t gpu;             /**< The GPU vertex of the simulator's topology. */
+    double repair;           /**< Seconds from the failure until the GPU is back; 0 or infinite: never. */
+} pl_sim_failure;
+
 /** Options of a run; initialise with pl_sim_opts_init(). */
 typedef struct pl_sim_opts {
     pl_policy_opts policy;   /**< Policy name, utility, profiles (NULL: built in), seed. */
     double interval;         /**< Seconds between scheduling rounds (default 1). */
     pl_sim_runtime runtime;  /**< Default ::PL_SIM_RUNTIME_PROGRESS. */
+    /* Appended after the first release. Arrays are borrowed: they must
+     * outlive the simulator (pl_sim_create() does not copy them). */
+    double startup_delay;    /**< Seconds from a job's placement to the start of its tasks, for every job
+                                  (default 0): it holds its resources meanwhile, neither progressing nor
+                                  slowing its neighbours (a task-start event ends the delay). */
+    const double *job_startup_delay; /**< [jobs] per-job startup delays replacing startup_delay, or NULL. */
+    const double *job_priority;      /**< [jobs] queue priorities, or NULL (all 0): the queue is ordered by
+                                          priority (higher first), then arrival, then workload index. */
+    const pl_sim_failure *failures;  /**< [nfailures] device failures, any order, or NULL. */
+    int32_t nfailures;               /**< Length of failures. */
 } pl_sim_opts;
 
-/** \brief Defaults: pl_policy_opts_init() (topo-aware), interval 1 s, progress-based run times. */
+/** \brief Defaults: pl_policy_opts_init() (topo-aware), interval 1 s, progress-based run times,
+ *         no startup delay, no priorities, no failures. */
 void pl_sim_opts_init(pl_sim_opts *opts);
 
 /** What happened to a job. */
@@ -105,6 +133,10 @@ typedef struct pl_sim_job_record {
     int cross_socket;        /**< Its GPUs span several sockets. */
     int32_t machine;         /**< Machine ordinal (preorder among the machines: "node<i>" of a
                                   pl_topology_cluster()), -1 if several or not run. */
+    /* Appended after the first release. */
+    double placed;           /**< Time of the decision that placed it (start - its startup delay); -1 if not run. */
+    int32_t restarts;        /**< Times a device failure killed it (it was re-queued each time). */
+    double priority;         /**< Its queue priority (pl_sim_opts.job_priority). */
 } pl_sim_job_record;
 
 /** Aggregates of a run (doc/simulator.md defines each). */
@@ -136,6 +168,9 @@ typedef struct pl_sim_summary {
     double mean_core_util;       /**< Mean of ::pl_sim_sample.core_util (-1 when no package models cores). */
     double mean_nvme_util;       /**< Mean of ::pl_sim_sample.nvme_util (-1 when the topology has no storage bandwidth). */
     double mean_fragmentation;   /**< Mean of ::pl_sim_sample.fragmentation. */
+    int32_t failures;            /**< Device failures that happened during the run. */
+    int32_t jobs_killed;         /**< Jobs killed by a failure (a job killed twice counts twice). */
+    double lost_gpu_seconds;     /**< Work thrown away by the kills: (kill time - placement) x GPUs, summed. */
 } pl_sim_summary;
 
 /**
@@ -160,9 +195,13 @@ typedef struct pl_sim_sample {
  * \brief Create a simulator.
  * \param topo copied (its current allocations are kept as background load).
  * \param jobs borrowed: must outlive the simulator and its results.
- * \param opts copied; NULL for the defaults. opts->policy.profiles is borrowed.
+ * \param opts copied; NULL for the defaults. opts->policy.profiles and the
+ *        arrays of the options are borrowed.
  * \return ::PL_OK; ::PL_EINVAL (NULL arguments, interval <= 0, an unknown
- *         runtime model, a job with no tasks); ::PL_ENOMEM.
+ *         runtime model, a job with no tasks, a negative or non-finite
+ *         startup delay or priority, a failure at a negative or non-finite
+ *         time, on a vertex that is not a GPU, or with a negative repair
+ *         time); ::PL_ENOMEM.
  */
 pl_status pl_sim_create(const pl_topology *topo, const pl_jobset *jobs, const pl_sim_opts *opts,
                         pl_sim **out);
@@ -221,6 +260,25 @@ pl_status pl_sim_result_write_timeline_csv(const pl_sim_result *res, FILE *f);
  * \return ::PL_OK; ::PL_EIO; ::PL_EINVAL.
  */
 pl_status pl_sim_result_write_csv(const pl_sim_result *res, FILE *f);
+
+/**
+ * \brief Read a failure trace: CSV with the header `time,gpu,repair` (any
+ *        column order; `repair` optional), one failure per line; `gpu` is a
+ *        vertex number or a path of names as pl_topology_find() takes
+ *        ("cluster/rack0/node3/package1/gpu2"); `repair` in seconds after
+ *        the failure, empty or 0 for never. Blank lines and lines starting
+ *        with '#' are skipped.
+ * \param topo the topology the simulator will be given (names are resolved in it).
+ * \param[out] out the failures (release with pl_sim_failures_free()), NULL when \p n is 0.
+ * \return ::PL_OK; ::PL_EIO (unreadable file); ::PL_EPARSE ("FILE:LINE: column
+ *         'gpu': ..." for a bad value, an unknown column, a missing column or
+ *         a wrong field count); ::PL_EINVAL; ::PL_ENOMEM.
+ */
+pl_status pl_sim_failures_load(const char *path, const pl_topology *topo, pl_sim_failure **out,
+                               int32_t *n);
+
+/** \brief Release failures read by pl_sim_failures_load(). NULL is a no-op. */
+void pl_sim_failures_free(pl_sim_failure *failures);
 
 /* ---- SC17 workloads and built-in scenarios --------------------------------------- */
 

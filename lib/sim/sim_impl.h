@@ -18,18 +18,23 @@ PL_INTERNAL extern const size_t pl_sim_workloads100_json_len;
 /* ---- event heap (heap.c) --------------------------------------------------- */
 
 /* Kinds in the order they are handled at equal times: a job that finishes at
- * t frees its GPUs before a round at t decides. */
+ * t frees its GPUs before a round at t decides; a job that finishes when its
+ * GPU fails has finished; a round at t sees the failures, repairs and
+ * arrivals at t. */
 typedef enum pl_sim_event_kind {
     PL_SIM_EV_FINISH = 0,
-    PL_SIM_EV_ARRIVAL = 1,
-    PL_SIM_EV_ROUND = 2
+    PL_SIM_EV_FAILURE = 1,
+    PL_SIM_EV_REPAIR = 2,
+    PL_SIM_EV_TASK_START = 3,
+    PL_SIM_EV_ARRIVAL = 4,
+    PL_SIM_EV_ROUND = 5
 } pl_sim_event_kind;
 
 typedef struct pl_sim_event {
     double time;
     int32_t kind;
-    int32_t job;       /* arrival, finish: the job index */
-    uint64_t version;  /* finish: the job's rate version when scheduled (stale if different) */
+    int32_t job;       /* arrival, finish, task start: the job index; failure, repair: the failure index */
+    uint64_t version;  /* finish, task start: the job's version when scheduled (stale if different) */
     uint64_t seq;      /* insertion number: breaks every remaining tie */
 } pl_sim_event;
 
@@ -91,14 +96,17 @@ struct pl_sim_result {
 typedef struct sjob {
     const pl_job *job;
     int32_t k;
-    int running;
+    double prio;         /* queue priority (higher first) */
+    int held;            /* holds its resources (placed, not finished or killed) */
+    int running;         /* its tasks have begun: it progresses and interferes */
+    int scheduled;       /* artifact model: its finish has been scheduled since it began */
     double solo;         /* solo time of its actual spread */
     double intra;        /* artifact model: intra-socket solo time (co-located times scale it) */
     double start;
     double slow;         /* current interference slowdown (>= 1) */
     double remaining;    /* fraction of its work left */
     double last;         /* time remaining was last brought up to date */
-    uint64_t version;    /* bumped at each rescheduling: older finish events are stale */
+    uint64_t version;    /* bumped at each rescheduling, placement and kill: older events are stale */
     int32_t *gpus;
     int32_t *sockets;
     int32_t nsock;
@@ -118,7 +126,7 @@ typedef struct smetrics {
     int64_t free_gpus;          /* free GPUs in machines */
     int64_t stranded;           /* of which on machines that cannot hold the reference job */
     uint8_t *gstate;            /* per vertex: a GPU's counted state (free, used, failed) */
-    uint8_t *failed;            /* per vertex: the GPU is down */
+    int32_t *failed;            /* per vertex: failures of the GPU not yet repaired (down while > 0) */
 } smetrics;
 
 typedef struct srun {
@@ -139,7 +147,31 @@ typedef struct srun {
     int round_pending;
     double interval;
     smetrics m;
+    uint8_t *fail_alloc;  /* per vertex: the simulator allocated the failed GPU's unit */
+    int64_t failures, killed;
+    double lost_gpu_seconds;
 } srun;
+
+/* ---- the run (run.c, runtime.c, failure.c) -------------------------------------- */
+
+/* Insert job i in the queue at its place (priority, arrival, index). */
+PL_INTERNAL void pl_sim_enqueue(srun *r, int32_t i);
+/* Schedule a round at the next interval tick at or after t, if needed. */
+PL_INTERNAL pl_status pl_sim_want_round(srun *r, double t);
+/* Stop job i (a device failure): release, re-queue, restart later from scratch. */
+PL_INTERNAL pl_status pl_sim_kill_job(srun *r, int32_t i, double t);
+/* Profile solo time of job with k GPUs at a spread (or its duration). */
+PL_INTERNAL pl_status pl_sim_solo_time(const pl_sim *s, const pl_job *job, int32_t k,
+                                       pl_spread spread, double *out);
+/* Bring job i up to time t, take its new speed and schedule its finish. */
+PL_INTERNAL pl_status pl_sim_reschedule(srun *r, int32_t i, double t);
+/* Reschedule the running jobs sharing a socket with job i (and i itself). */
+PL_INTERNAL pl_status pl_sim_update_neighbours(srun *r, int32_t i, double t, int include_self);
+/* Check opts.failures against the topology. */
+PL_INTERNAL pl_status pl_sim_check_failures(const pl_sim *s);
+/* Failure f happens / is repaired at t. */
+PL_INTERNAL pl_status pl_sim_fail_gpu(srun *r, int32_t f, double t);
+PL_INTERNAL pl_status pl_sim_repair_gpu(srun *r, int32_t f, double t);
 
 /* 1 if no task of the job asks for a GPU (the simulator places it itself). */
 PL_INTERNAL int pl_sim_job_cpu_only(const pl_job *job);
