@@ -280,6 +280,57 @@ pl_status pl_sim_failures_load(const char *path, const pl_topology *topo, pl_sim
 /** \brief Release failures read by pl_sim_failures_load(). NULL is a no-op. */
 void pl_sim_failures_free(pl_sim_failure *failures);
 
+/* ---- workload traces (doc/simulator.md sec. 6b) ------------------------------------ */
+
+/** Opaque workload trace: a job set plus each job's priority and startup delay. */
+typedef struct pl_sim_trace pl_sim_trace;
+
+/**
+ * \brief Read a workload trace file. The format is found from the text: a
+ *        JSON document (first character '{' or '[') is either the trace
+ *        format's JSON form (an array of records, or {"jobs": [...]}) or,
+ *        an object keyed by job ids, an SC17 artifact workload
+ *        (pl_jobset_load_sc17()); anything else is the CSV form: a header
+ *        line naming the columns, then one job per line.
+ *
+ * Columns / keys (doc/simulator.md gives an example): `arrival` (s,
+ * required), `gpus` (or `tasks`: the job's GPUs, one task each; 0 for a
+ * CPU-only job of one task; required), `cores` and `memory` (GiB) for the
+ * whole job, split over its tasks, `type` (or `profile`, `workload`) and
+ * `size` (the interference profile's workload and batch size), `duration`
+ * (s; used when the profile cannot time the job), `deadline` (or `slo`: s
+ * after arrival, pl_job_set_slo()), `priority` (higher first in the queue),
+ * `min_utility`, `startup` (startup delay, s) and `name`.
+ * \param[out] out released with pl_sim_trace_free().
+ * \return ::PL_OK; ::PL_EIO (unreadable file); ::PL_EPARSE (the message
+ *         starts with "FILE:LINE: column 'NAME': " in CSV, or "FILE: $.jobs[3].gpus: "
+ *         in JSON, or "FILE:LINE:COL: " for a JSON syntax error);
+ *         ::PL_EINVAL; ::PL_ENOMEM.
+ */
+pl_status pl_sim_trace_load(const char *path, pl_sim_trace **out);
+
+/**
+ * \brief pl_sim_trace_load() from text in memory (\p length 0: strlen).
+ * \param source the name used in error messages (NULL: "<string>").
+ */
+pl_status pl_sim_trace_load_string(const char *text, size_t length, const char *source,
+                                   pl_sim_trace **out);
+
+/** \brief Release a trace (and its jobs). NULL is a no-op. */
+void pl_sim_trace_free(pl_sim_trace *trace);
+
+/** \brief The trace's jobs, owned by the trace (borrow them for pl_sim_create()). */
+const pl_jobset *pl_sim_trace_jobs(const pl_sim_trace *trace);
+
+/** \brief The jobs' priorities [jobs] for pl_sim_opts.job_priority (owned by the trace; all 0 for SC17). */
+const double *pl_sim_trace_priorities(const pl_sim_trace *trace);
+
+/** \brief The jobs' startup delays [jobs] for pl_sim_opts.job_startup_delay (owned by the trace). */
+const double *pl_sim_trace_startup_delays(const pl_sim_trace *trace);
+
+/** \brief "csv", "json" or "sc17": the format the trace was read as (static; NULL for NULL). */
+const char *pl_sim_trace_format(const pl_sim_trace *trace);
+
 /* ---- SC17 workloads and built-in scenarios --------------------------------------- */
 
 /** Options of pl_sim_generate_sc17(); initialise with pl_sim_gen_opts_init(). */

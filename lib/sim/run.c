@@ -78,10 +78,10 @@ static pl_status gpu_error(const srun *r, int32_t v, const char *job, const char
 }
 
 /* The allocation check: every GPU exists, is up and is held by no job. */
-static pl_status check_gpus(const srun *r, const sjob *a, const int32_t *gpus)
+static pl_status check_gpus(const srun *r, const sjob *a, const int32_t *gpus, int32_t ngpus)
 {
     const pl_sim *s = r->s;
-    for (int32_t g = 0; g < a->k; g++) {
+    for (int32_t g = 0; g < ngpus; g++) {
         int32_t v = gpus[g];
         if (v < 0 || v >= s->nvert || s->gpu_socket[v] < 0)
             return pl_err(PL_EINTERNAL, "simulator: job %s placed on vertex %d, not a GPU",
@@ -131,39 +131,32 @@ static pl_status begin_tasks(srun *r, int32_t i, double t)
     return pl_sim_update_neighbours(r, i, t, 1);
 }
 
-/* Give job i the GPUs of a decision: check, allocate its resource plan, and
- * start its tasks now or after its startup delay. */
-static pl_status place_job(srun *r, int32_t i, const pl_decision_info *info, double t)
+pl_status pl_sim_commit(srun *r, int32_t i, pl_plan_item *plan, int32_t nplan, const int32_t *gpus,
+                        int32_t ngpus, int32_t machine, double utility, double t)
 {
     sjob *a = &r->j[i];
     pl_sim_job_record *rec = &r->res->rec[i];
     const pl_sim *s = r->s;
-    if (info->ngpus != a->k)
-        return pl_err(PL_EINTERNAL, "simulator: job %s placed on %d GPUs, wants %d",
-                      pl_job_name(a->job), (int)info->ngpus, (int)a->k);
-    pl_status st = check_gpus(r, a, info->gpus);
-    if (st)
-        return st;
     free(a->plan);
-    a->plan = NULL;
-    if ((st = pl_plan_build(r->topo, a->job, info->gpus, a->k, &a->plan, &a->nplan)))
+    a->plan = plan;
+    a->nplan = nplan;
+    pl_status st = check_gpus(r, a, gpus, ngpus);
+    if (st)
         return st;
     if (!pl_plan_fits(r->topo, a->plan, a->nplan, 0))
         return pl_err(PL_EINTERNAL, "simulator: job %s was given resources that are not free",
                       pl_job_name(a->job));
     if ((st = pl_plan_alloc(r->topo, a->plan, a->nplan)))
         return st;
-    if (!a->gpus && (!(a->gpus = pl_alloc((size_t)a->k, sizeof *a->gpus)) ||
-                     !(a->sockets = pl_alloc((size_t)a->k, sizeof *a->sockets))))
+    if (!a->gpus && (!(a->gpus = pl_alloc((size_t)a->k + 1, sizeof *a->gpus)) ||
+                     !(a->sockets = pl_alloc((size_t)a->k + 1, sizeof *a->sockets))))
         return PL_ENOMEM;
-    int32_t machine = s->gpu_machine[info->gpus[0]];
+    a->ngpus = ngpus;
     a->nsock = 0;
-    for (int32_t g = 0; g < a->k; g++) {
-        int32_t v = info->gpus[g], sk = s->gpu_socket[v];
+    for (int32_t g = 0; g < ngpus; g++) {
+        int32_t v = gpus[g], sk = s->gpu_socket[v];
         a->gpus[g] = v;
         r->owner[v] = i;
-        if (s->gpu_machine[v] != machine)
-            machine = -1;
         int dup = 0;
         for (int32_t q = 0; q < a->nsock; q++)
             dup |= a->sockets[q] == sk;
@@ -174,8 +167,8 @@ static pl_status place_job(srun *r, int32_t i, const pl_decision_info *info, dou
     a->held = 1;
     r->running[r->nrunning++] = i;
     rec->placed = t;
-    rec->utility = info->utility;
-    rec->below_min_utility = info->utility < rec->min_utility;
+    rec->utility = utility;
+    rec->below_min_utility = utility < rec->min_utility;
     rec->cross_socket = a->nsock > 1;
     rec->machine = machine;
     double delay = s->opts.job_startup_delay ? s->opts.job_startup_delay[i] : s->opts.startup_delay;
@@ -184,6 +177,29 @@ static pl_status place_job(srun *r, int32_t i, const pl_decision_info *info, dou
         return pl_sim_heap_push(&r->heap, t + delay, PL_SIM_EV_TASK_START, i, a->version);
     }
     return begin_tasks(r, i, t);
+}
+
+/* Give job i the GPUs of a policy's decision under the resource rule of
+ * placement/policy.h. */
+static pl_status place_job(srun *r, int32_t i, const pl_decision_info *info, double t)
+{
+    sjob *a = &r->j[i];
+    const pl_sim *s = r->s;
+    if (info->ngpus != a->k)
+        return pl_err(PL_EINTERNAL, "simulator: job %s placed on %d GPUs, wants %d",
+                      pl_job_name(a->job), (int)info->ngpus, (int)a->k);
+    pl_status st = check_gpus(r, a, info->gpus, info->ngpus);
+    pl_plan_item *plan = NULL;
+    int32_t nplan = 0;
+    if (!st)
+        st = pl_plan_build(r->topo, a->job, info->gpus, a->k, &plan, &nplan);
+    if (st)
+        return st;
+    int32_t machine = s->gpu_machine[info->gpus[0]];
+    for (int32_t g = 1; g < a->k; g++)
+        if (s->gpu_machine[info->gpus[g]] != machine)
+            machine = -1;
+    return pl_sim_commit(r, i, plan, nplan, info->gpus, a->k, machine, info->utility, t);
 }
 
 /* Give back everything job i holds; its neighbours speed up. */
@@ -196,7 +212,7 @@ static pl_status release_job(srun *r, int32_t i, double t)
             return st;
     }
     pl_sim_metrics_plan(r, a->plan, a->nplan, -1);
-    for (int32_t g = 0; g < a->k; g++)
+    for (int32_t g = 0; g < a->ngpus; g++)
         r->owner[a->gpus[g]] = -1;
     int was_running = a->running;
     if (was_running)
@@ -237,7 +253,7 @@ pl_status pl_sim_kill_job(srun *r, int32_t i, double t)
     return pl_sim_want_round(r, t);
 }
 
-static pl_status record_time(pl_sim_result *res, double dt)
+pl_status pl_sim_record_time(pl_sim_result *res, double dt)
 {
     pl_status st = pl_grow((void **)&res->dtimes, &res->capdtimes, res->ndtimes + 1,
                            sizeof *res->dtimes);
@@ -249,12 +265,13 @@ static pl_status record_time(pl_sim_result *res, double dt)
 static pl_status do_round(srun *r, double t)
 {
     r->round_pending = 0;
-    if (r->nqueue == 0)
-        return PL_OK;
-    pl_status st = PL_OK;
+    pl_status st = pl_sim_place_cpu_jobs(r, t);
+    if (st || r->nqueue == 0)
+        return st;
     pl_job **queue = pl_alloc((size_t)r->nqueue, sizeof *queue);
     pl_running_job *run = pl_alloc((size_t)r->nrunning + 1, sizeof *run);
     pl_decision *d = NULL;
+    int32_t nrun = 0;
     if (!queue || !run) {
         st = PL_ENOMEM;
         goto done;
@@ -263,12 +280,13 @@ static pl_status do_round(srun *r, double t)
         queue[q] = (pl_job *)r->j[r->queue[q]].job;
     for (int32_t q = 0; q < r->nrunning; q++) {
         sjob *a = &r->j[r->running[q]];
-        run[q] = (pl_running_job){a->job, a->gpus, a->k};
+        if (a->ngpus > 0) /* CPU-only jobs hold no GPU: nothing for the policies to see */
+            run[nrun++] = (pl_running_job){a->job, a->gpus, a->ngpus};
     }
     double t0 = pl_now();
-    st = pl_policy_place(&r->s->opts.policy, r->topo, run, r->nrunning, queue, r->nqueue, &d);
+    st = pl_policy_place(&r->s->opts.policy, r->topo, run, nrun, queue, r->nqueue, &d);
     double dt = pl_now() - t0;
-    if (st || (st = record_time(r->res, dt)))
+    if (st || (st = pl_sim_record_time(r->res, dt)))
         goto done;
     int32_t kept = 0, nq = r->nqueue;
     for (int32_t q = 0; q < nq && !st; q++) {
@@ -378,6 +396,7 @@ static pl_status run_init(pl_sim *s, srun *r)
         r->j[i].job = job;
         r->j[i].k = pl_job_task_count(job);
         r->j[i].prio = s->opts.job_priority ? s->opts.job_priority[i] : 0;
+        r->j[i].cpu_only = pl_sim_job_cpu_only(job);
         pl_sim_job_record *rec = &r->res->rec[i];
         rec->job = i;
         rec->name = pl_job_name(job);

@@ -89,6 +89,32 @@ static pl_status index_machines(pl_sim *s, const int32_t *machines, int32_t nm)
     return st;
 }
 
+/* CSR lists of a kind's vertices per machine ordinal, in preorder. */
+static pl_status per_machine(pl_sim *s, int kind, int32_t **list, int32_t **start)
+{
+    int32_t *all = NULL, n = 0;
+    pl_status st = list_kind(s->topo, kind, &all, &n);
+    if (!st && (!(*start = pl_alloc((size_t)s->nmachines + 2, sizeof **start)) ||
+                !(*list = pl_alloc((size_t)n + 1, sizeof **list))))
+        st = PL_ENOMEM;
+    for (int32_t i = 0; !st && i < n; i++)
+        if (s->vert_machine[all[i]] >= 0)
+            (*start)[s->vert_machine[all[i]] + 1]++;
+    for (int32_t m = 0; !st && m < s->nmachines; m++)
+        (*start)[m + 1] += (*start)[m];
+    int32_t *fill = st ? NULL : pl_alloc((size_t)s->nmachines + 1, sizeof *fill);
+    if (!st && !fill)
+        st = PL_ENOMEM;
+    for (int32_t i = 0; !st && i < n; i++) {
+        int32_t m = s->vert_machine[all[i]];
+        if (m >= 0)
+            (*list)[(*start)[m] + fill[m]++] = all[i];
+    }
+    free(fill);
+    free(all);
+    return st;
+}
+
 static pl_status index_gpus(pl_sim *s)
 {
     int32_t *machines = NULL, nm = 0;
@@ -137,6 +163,10 @@ static pl_status index_gpus(pl_sim *s)
     }
     s->nsockets = next_socket;
     s->nmachines = nm;
+    if (!st)
+        st = per_machine(s, PL_VK_PACKAGE, &s->mach_pkg, &s->mach_pkg_start);
+    if (!st)
+        st = per_machine(s, PL_VK_NUMA, &s->mach_numa, &s->mach_numa_start);
 done:
     free(machines);
     free(ord);
@@ -209,6 +239,10 @@ void pl_sim_free(pl_sim *s)
     free(s->gpus);
     free(s->packages);
     free(s->is_package);
+    free(s->mach_pkg);
+    free(s->mach_pkg_start);
+    free(s->mach_numa);
+    free(s->mach_numa_start);
     free(s->storage);
     free(s);
 }

@@ -74,6 +74,10 @@ struct pl_sim {
     int32_t *packages;          /* package vertices, preorder */
     int32_t npackages;
     uint8_t *is_package;        /* per vertex */
+    /* Per machine ordinal m: its packages mach_pkg[mach_pkg_start[m] ..
+     * mach_pkg_start[m + 1]) and NUMA nodes likewise, in preorder. */
+    int32_t *mach_pkg, *mach_pkg_start;
+    int32_t *mach_numa, *mach_numa_start;
     int32_t *storage;           /* storage vertices, preorder */
     int32_t nstorage;
     /* The reference job of the fragmentation metric (doc/simulator.md). */
@@ -97,6 +101,7 @@ typedef struct sjob {
     const pl_job *job;
     int32_t k;
     double prio;         /* queue priority (higher first) */
+    int cpu_only;        /* no task asks for a GPU: placed by the simulator itself */
     int held;            /* holds its resources (placed, not finished or killed) */
     int running;         /* its tasks have begun: it progresses and interferes */
     int scheduled;       /* artifact model: its finish has been scheduled since it began */
@@ -107,7 +112,8 @@ typedef struct sjob {
     double remaining;    /* fraction of its work left */
     double last;         /* time remaining was last brought up to date */
     uint64_t version;    /* bumped at each rescheduling, placement and kill: older events are stale */
-    int32_t *gpus;
+    int32_t *gpus;       /* the GPUs it holds: [ngpus] (0 for a CPU-only job) */
+    int32_t ngpus;
     int32_t *sockets;
     int32_t nsock;
     pl_plan_item *plan;
@@ -158,6 +164,19 @@ typedef struct srun {
 PL_INTERNAL void pl_sim_enqueue(srun *r, int32_t i);
 /* Schedule a round at the next interval tick at or after t, if needed. */
 PL_INTERNAL pl_status pl_sim_want_round(srun *r, double t);
+/* Job i takes plan (moved into the job) and GPUs gpus[ngpus] at time t
+ * after the allocation check; its tasks begin now or after its delay. */
+PL_INTERNAL pl_status pl_sim_commit(srun *r, int32_t i, pl_plan_item *plan, int32_t nplan,
+                                    const int32_t *gpus, int32_t ngpus, int32_t machine,
+                                    double utility, double t);
+/* Place the queued CPU-only jobs that fit, first fit in queue order (cpu_jobs.c). */
+PL_INTERNAL pl_status pl_sim_place_cpu_jobs(srun *r, double t);
+/* Resources of job's tasks (all CPU) spread over machine m's packages and
+ * NUMA nodes in preorder; *n = 0 items and PL_OK when they do not fit. */
+PL_INTERNAL pl_status pl_sim_cpu_plan(const srun *r, const pl_job *job, int32_t m,
+                                      pl_plan_item **items, int32_t *n);
+/* Append one policy-call time to the result. */
+PL_INTERNAL pl_status pl_sim_record_time(pl_sim_result *res, double dt);
 /* Stop job i (a device failure): release, re-queue, restart later from scratch. */
 PL_INTERNAL pl_status pl_sim_kill_job(srun *r, int32_t i, double t);
 /* Profile solo time of job with k GPUs at a spread (or its duration). */
