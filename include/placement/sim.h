@@ -137,6 +137,8 @@ typedef struct pl_sim_job_record {
     double placed;           /**< Time of the decision that placed it (start - its startup delay); -1 if not run. */
     int32_t restarts;        /**< Times a device failure killed it (it was re-queued each time). */
     double priority;         /**< Its queue priority (pl_sim_opts.job_priority). */
+    int32_t remote_gpus;     /**< GPUs it used on another machine than its task's (DRMaestro's
+                                  disaggregation; its run time then pays the network penalty). */
 } pl_sim_job_record;
 
 /** Aggregates of a run (doc/simulator.md defines each). */
@@ -171,6 +173,7 @@ typedef struct pl_sim_summary {
     int32_t failures;            /**< Device failures that happened during the run. */
     int32_t jobs_killed;         /**< Jobs killed by a failure (a job killed twice counts twice). */
     double lost_gpu_seconds;     /**< Work thrown away by the kills: (kill time - placement) x GPUs, summed. */
+    int32_t remote_jobs;         /**< Done jobs that used a remote GPU. */
 } pl_sim_summary;
 
 /**
@@ -189,6 +192,7 @@ typedef struct pl_sim_sample {
     double nvme_util;        /**< Allocated / total ::PL_RES_BANDWIDTH over the storage devices; -1 when there is none. */
     double fragmentation;    /**< Fraction of the free GPUs (in machines) that sit on a machine that cannot hold the
                                   reference job (median GPUs and cores of the workload's GPU jobs); 0 when no GPU is free. */
+    int32_t remote_gpus;     /**< GPUs serving a running task on another machine; / all GPUs = the network load. */
 } pl_sim_sample;
 
 /**
@@ -246,7 +250,7 @@ pl_status pl_sim_result_timeline(const pl_sim_result *res, int64_t i, pl_sim_sam
 
 /**
  * \brief Write the utilisation time series as CSV: the header
- *        `time,running,queued,gpus_used,gpus_failed,gpu_util,core_util,nvme_util,fragmentation`
+ *        `time,running,queued,gpus_used,gpus_failed,gpu_util,core_util,nvme_util,fragmentation,remote_gpus`
  *        then one line per point; numbers with 6 decimals, so two runs of
  *        the same inputs give the same bytes.
  * \return ::PL_OK; ::PL_EIO; ::PL_EINVAL.
@@ -356,9 +360,9 @@ pl_status pl_sim_generate_sc17(const pl_sim_gen_opts *opts, pl_jobset **out);
 
 /** Size options of pl_sim_scenario(); initialise with pl_sim_scenario_opts_init(). */
 typedef struct pl_sim_scenario_opts {
-    int32_t machines;        /**< 0: the scenario's own (proto 1, s1 5, s2 1000). */
-    int32_t jobs;            /**< sc17-s2 only; 0: 10000. */
-    uint64_t seed;           /**< sc17-s2 only (default 1). */
+    int32_t machines;        /**< 0: the scenario's own (proto 1, s1 5, s2 1000, drmaestro 16). */
+    int32_t jobs;            /**< sc17-s2 (0: 10000) and drmaestro (0: 512, warm-up jobs not counted) only. */
+    uint64_t seed;           /**< sc17-s2 and drmaestro only (default 1). */
 } pl_sim_scenario_opts;
 
 /** \brief Defaults: the scenarios' own sizes, seed 1. */
@@ -368,8 +372,12 @@ void pl_sim_scenario_opts_init(pl_sim_scenario_opts *opts);
  * \brief Build a built-in scenario: "sc17-proto" (the artifact's
  *        workloads-5.json, 6 jobs, on one Minsky), "sc17-s1"
  *        (workloads-100.json on 5 Minsky machines), "sc17-s2"
- *        (pl_sim_generate_sc17(), 10,000 jobs on 1,000 Minsky machines).
- *        The workload files are compiled into the library.
+ *        (pl_sim_generate_sc17(), 10,000 jobs on 1,000 Minsky machines),
+ *        "drmaestro" (seed 004: 512 Rodinia jobs, Poisson 16 per second,
+ *        on 16 Firestone machines, plus CPU-only warm-up jobs holding half
+ *        the machines' cores for 800 s; doc/results.md lists the
+ *        reconstructed parameters). The workload files are compiled into
+ *        the library.
  * \param opts NULL for the defaults.
  * \param[out] topo, jobs released with pl_topology_free() / pl_jobset_free().
  * \return ::PL_OK; ::PL_ENOTFOUND (the message lists the names); ::PL_EINVAL; ::PL_ENOMEM.

@@ -169,6 +169,7 @@ static void fill(const srun *r, double t, pl_sim_sample *p)
     p->core_util = x->cores_total > 0 ? (double)x->cores_used / (double)x->cores_total : -1;
     p->nvme_util = x->nvme_util;
     p->fragmentation = x->free_gpus > 0 ? (double)x->stranded / (double)x->free_gpus : 0;
+    p->remote_gpus = r->remote_gpus;
 }
 
 static int same_state(const pl_sim_sample *a, const pl_sim_sample *b)
@@ -176,7 +177,7 @@ static int same_state(const pl_sim_sample *a, const pl_sim_sample *b)
     return a->running == b->running && a->queued == b->queued && a->gpus_used == b->gpus_used &&
            a->gpus_failed == b->gpus_failed && a->gpu_util == b->gpu_util &&
            a->core_util == b->core_util && a->nvme_util == b->nvme_util &&
-           a->fragmentation == b->fragmentation;
+           a->fragmentation == b->fragmentation && a->remote_gpus == b->remote_gpus;
 }
 
 pl_status pl_sim_metrics_sample(srun *r, double t)

@@ -83,12 +83,13 @@ pl_status pl_sim_result_write_timeline_csv(const pl_sim_result *res, FILE *f)
 {
     if (!res || !f)
         return pl_err(PL_EINVAL, "pl_sim_result_write_timeline_csv: NULL argument");
-    fprintf(f, "time,running,queued,gpus_used,gpus_failed,gpu_util,core_util,nvme_util,fragmentation\n");
+    fprintf(f, "time,running,queued,gpus_used,gpus_failed,gpu_util,core_util,nvme_util,fragmentation,"
+               "remote_gpus\n");
     for (int64_t i = 0; i < res->ntl; i++) {
         const pl_sim_sample *p = &res->tl[i];
-        fprintf(f, "%.6f,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f\n", p->time, (int)p->running, (int)p->queued,
+        fprintf(f, "%.6f,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%d\n", p->time, (int)p->running, (int)p->queued,
                 (int)p->gpus_used, (int)p->gpus_failed, p->gpu_util, p->core_util, p->nvme_util,
-                p->fragmentation);
+                p->fragmentation, (int)p->remote_gpus);
     }
     if (ferror(f))
         return pl_err(PL_EIO, "pl_sim_result_write_timeline_csv: write error");

@@ -126,8 +126,17 @@ static pl_status begin_tasks(srun *r, int32_t i, double t)
     a->remaining = 1;
     a->last = t;
     a->slow = 1;
+    a->net = 1;
     rec->start = t;
     rec->wait = t - rec->arrival;
+    if (a->remote > 0) {
+        /* More load on the network: every remote job slows (this one too,
+         * rescheduled by its neighbour update below). */
+        r->remote_gpus += a->remote;
+        if ((st = pl_sim_update_remote(r, t)))
+            return st;
+        r->remote_jobs[r->nremote_jobs++] = i;
+    }
     return pl_sim_update_neighbours(r, i, t, 1);
 }
 
@@ -221,7 +230,14 @@ static pl_status release_job(srun *r, int32_t i, double t)
     remove_id(r->running, &r->nrunning, i);
     a->running = 0;
     a->held = 0;
-    return was_running ? pl_sim_update_neighbours(r, i, t, 0) : PL_OK;
+    pl_status st = was_running ? pl_sim_update_neighbours(r, i, t, 0) : PL_OK;
+    if (!st && was_running && a->remote > 0) {
+        remove_id(r->remote_jobs, &r->nremote_jobs, i);
+        r->remote_gpus -= a->remote;
+        st = pl_sim_update_remote(r, t);
+    }
+    a->remote = 0;
+    return st;
 }
 
 static pl_status finish_job(srun *r, int32_t i, double t)
@@ -248,6 +264,7 @@ pl_status pl_sim_kill_job(srun *r, int32_t i, double t)
     rec->placed = rec->start = rec->finish = -1;
     rec->wait = rec->run_time = rec->ideal_time = rec->slowdown = rec->utility = 0;
     rec->below_min_utility = rec->cross_socket = 0;
+    rec->remote_gpus = 0;
     rec->machine = -1;
     pl_sim_enqueue(r, i);
     return pl_sim_want_round(r, t);
@@ -264,6 +281,8 @@ pl_status pl_sim_record_time(pl_sim_result *res, double dt)
 
 static pl_status do_round(srun *r, double t)
 {
+    if (r->drm_mode)
+        return pl_sim_drm_round(r, t);
     r->round_pending = 0;
     pl_status st = pl_sim_place_cpu_jobs(r, t);
     if (st || r->nqueue == 0)
@@ -368,6 +387,8 @@ static void run_free(srun *r)
     free(r->running);
     free(r->mark);
     free(r->fail_alloc);
+    free(r->remote_jobs);
+    pl_sim_drm_free(r);
     pl_sim_heap_free(&r->heap);
     pl_sim_metrics_free(r);
     pl_topology_free(r->topo);
@@ -385,8 +406,10 @@ static pl_status run_init(pl_sim *s, srun *r)
         !(r->sock_jobs = pl_alloc(ns, sizeof *r->sock_jobs)) || !(r->sock_n = pl_alloc(ns, sizeof *r->sock_n)) ||
         !(r->sock_cap = pl_alloc(ns, sizeof *r->sock_cap)) || !(r->queue = pl_alloc(nj, sizeof *r->queue)) ||
         !(r->running = pl_alloc(nj, sizeof *r->running)) || !(r->mark = pl_alloc(nj, sizeof *r->mark)) ||
-        !(r->fail_alloc = pl_alloc((size_t)s->nvert + 1, sizeof *r->fail_alloc)))
+        !(r->fail_alloc = pl_alloc((size_t)s->nvert + 1, sizeof *r->fail_alloc)) ||
+        !(r->remote_jobs = pl_alloc(nj, sizeof *r->remote_jobs)))
         return PL_ENOMEM;
+    r->drm_mode = pl_sim_drm_policy(s->opts.policy.policy);
     for (int32_t v = 0; v < s->nvert; v++)
         r->owner[v] = -1;
     if ((st = pl_sim_metrics_init(r)))
@@ -397,6 +420,7 @@ static pl_status run_init(pl_sim *s, srun *r)
         r->j[i].k = pl_job_task_count(job);
         r->j[i].prio = s->opts.job_priority ? s->opts.job_priority[i] : 0;
         r->j[i].cpu_only = pl_sim_job_cpu_only(job);
+        pl_sim_network_factors(pl_job_workload_type(job), &r->j[i].sf0, &r->j[i].sf1);
         pl_sim_job_record *rec = &r->res->rec[i];
         rec->job = i;
         rec->name = pl_job_name(job);

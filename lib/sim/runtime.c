@@ -77,16 +77,27 @@ pl_status pl_sim_reschedule(srun *r, int32_t i, double t)
         a->version++;
         return pl_sim_heap_push(&r->heap, a->start + total, PL_SIM_EV_FINISH, i, a->version);
     }
-    a->remaining -= (t - a->last) / (a->solo * a->slow);
+    a->remaining -= (t - a->last) / (a->solo * a->slow * a->net);
     if (a->remaining < 0)
         a->remaining = 0;
     a->last = t;
     pl_status st = interference(r, i, &a->slow);
     if (st)
         return st;
+    a->net = pl_sim_remote_factor(r, a);
     a->version++;
-    return pl_sim_heap_push(&r->heap, t + a->remaining * a->solo * a->slow, PL_SIM_EV_FINISH, i,
+    return pl_sim_heap_push(&r->heap, t + a->remaining * a->solo * a->slow * a->net, PL_SIM_EV_FINISH, i,
                             a->version);
+}
+
+pl_status pl_sim_update_remote(srun *r, double t)
+{
+    for (int32_t q = 0; q < r->nremote_jobs; q++) {
+        pl_status st = pl_sim_reschedule(r, r->remote_jobs[q], t);
+        if (st)
+            return st;
+    }
+    return PL_OK;
 }
 
 /* Reschedule every running job sharing a socket with job i (and i itself

@@ -163,6 +163,8 @@ static pl_status index_gpus(pl_sim *s)
     }
     s->nsockets = next_socket;
     s->nmachines = nm;
+    s->machines = machines;
+    machines = NULL;
     if (!st)
         st = per_machine(s, PL_VK_PACKAGE, &s->mach_pkg, &s->mach_pkg_start);
     if (!st)
@@ -239,6 +241,7 @@ void pl_sim_free(pl_sim *s)
     free(s->gpus);
     free(s->packages);
     free(s->is_package);
+    free(s->machines);
     free(s->mach_pkg);
     free(s->mach_pkg_start);
     free(s->mach_numa);

@@ -15,6 +15,15 @@ PL_INTERNAL extern const size_t pl_sim_workloads5_json_len;
 PL_INTERNAL extern const char pl_sim_workloads100_json[];
 PL_INTERNAL extern const size_t pl_sim_workloads100_json_len;
 
+/* ---- scenarios (scenario.c, scenario_drm.c) ---------------------------------- */
+
+/* splitmix64 (same stream on every platform) and a uniform draw in [0, 1). */
+PL_INTERNAL uint64_t pl_sim_rng_u64(uint64_t *state);
+PL_INTERNAL double pl_sim_rng_unit(uint64_t *state);
+/* The seed 004 scenario (opts already defaulted). */
+PL_INTERNAL pl_status pl_sim_scenario_drmaestro(const pl_sim_scenario_opts *opts, pl_topology **topo,
+                                                pl_jobset **jobs);
+
 /* ---- event heap (heap.c) --------------------------------------------------- */
 
 /* Kinds in the order they are handled at equal times: a job that finishes at
@@ -68,6 +77,7 @@ struct pl_sim {
     int32_t *vert_machine;      /* per vertex: machine ordinal of it or its machine ancestor, else -1 */
     int32_t nsockets;
     int32_t nmachines;
+    int32_t *machines;          /* machine vertices, preorder (ordinal -> vertex) */
     int32_t *machine_socket_max;/* per machine ordinal: most GPUs under one socket */
     int32_t *gpus;              /* GPU vertices, preorder */
     int32_t ngpus;
@@ -102,6 +112,10 @@ typedef struct sjob {
     int32_t k;
     double prio;         /* queue priority (higher first) */
     int cpu_only;        /* no task asks for a GPU: placed by the simulator itself */
+    int32_t remote;      /* GPUs serving a task on another machine (DRMaestro) */
+    double sf0, sf1;     /* remote-GPU slowdown factor at network load 0 and 1 */
+    double sf_table[2];  /* the same, as DRMaestro's sensitivity table */
+    double net;          /* remote factor in effect since `last` (1 when all local) */
     int held;            /* holds its resources (placed, not finished or killed) */
     int running;         /* its tasks have begun: it progresses and interferes */
     int scheduled;       /* artifact model: its finish has been scheduled since it began */
@@ -156,6 +170,16 @@ typedef struct srun {
     uint8_t *fail_alloc;  /* per vertex: the simulator allocated the failed GPU's unit */
     int64_t failures, killed;
     double lost_gpu_seconds;
+    /* Remote GPUs in use (they set the network load) and their jobs. */
+    int32_t remote_gpus;
+    int32_t *remote_jobs;
+    int32_t nremote_jobs;
+    /* The DRMaestro driver (drm_driver.c). */
+    int drm_mode;
+    struct pl_drm *drm;
+    int64_t drm_max_cores, drm_max_memory;
+    int32_t drm_max_postpone;
+    int32_t idle_rounds;
 } srun;
 
 /* ---- the run (run.c, runtime.c, failure.c) -------------------------------------- */
@@ -175,6 +199,20 @@ PL_INTERNAL pl_status pl_sim_place_cpu_jobs(srun *r, double t);
  * NUMA nodes in preorder; *n = 0 items and PL_OK when they do not fit. */
 PL_INTERNAL pl_status pl_sim_cpu_plan(const srun *r, const pl_job *job, int32_t m,
                                       pl_plan_item **items, int32_t *n);
+/* ---- DRMaestro and remote GPUs (drm_driver.c) --------------------------------------- */
+
+/* 1 for the policy names the simulator runs through its DRMaestro driver. */
+PL_INTERNAL int pl_sim_drm_policy(const char *name);
+/* One DRMaestro round over the queue (replaces the policy call). */
+PL_INTERNAL pl_status pl_sim_drm_round(srun *r, double t);
+PL_INTERNAL void pl_sim_drm_free(srun *r);
+/* Remote-GPU slowdown factors of a workload at network load 0 and 1. */
+PL_INTERNAL void pl_sim_network_factors(const char *type, double *sf0, double *sf1);
+/* Remote GPUs in use / all GPUs. */
+PL_INTERNAL double pl_sim_network_load(const srun *r);
+/* Slowdown factor of job a's remote GPUs at the current load (1: none). */
+PL_INTERNAL double pl_sim_remote_factor(const srun *r, const sjob *a);
+
 /* Append one policy-call time to the result. */
 PL_INTERNAL pl_status pl_sim_record_time(pl_sim_result *res, double dt);
 /* Stop job i (a device failure): release, re-queue, restart later from scratch. */
@@ -184,6 +222,8 @@ PL_INTERNAL pl_status pl_sim_solo_time(const pl_sim *s, const pl_job *job, int32
                                        pl_spread spread, double *out);
 /* Bring job i up to time t, take its new speed and schedule its finish. */
 PL_INTERNAL pl_status pl_sim_reschedule(srun *r, int32_t i, double t);
+/* Reschedule the running jobs with a remote GPU (the network load changed). */
+PL_INTERNAL pl_status pl_sim_update_remote(srun *r, double t);
 /* Reschedule the running jobs sharing a socket with job i (and i itself). */
 PL_INTERNAL pl_status pl_sim_update_neighbours(srun *r, int32_t i, double t, int include_self);
 /* Check opts.failures against the topology. */

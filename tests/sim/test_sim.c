@@ -447,7 +447,8 @@ static void test_scenarios(void **s)
     assert_string_equal(names[0], "sc17-proto");
     assert_string_equal(names[1], "sc17-s1");
     assert_string_equal(names[2], "sc17-s2");
-    assert_null(names[3]);
+    assert_string_equal(names[3], "drmaestro");
+    assert_null(names[4]);
 
     pl_topology *t = NULL;
     pl_jobset *js = NULL;

@@ -50,11 +50,11 @@ static void test_one_machine_utilisation(void **s)
 
     char *csv = sim_csv(pl_sim_result_write_timeline_csv, r, NULL);
     assert_string_equal(csv,
-                        "time,running,queued,gpus_used,gpus_failed,gpu_util,core_util,nvme_util,fragmentation\n"
-                        "0.000000,1,0,1,0,0.250000,0.100000,-1.000000,0.000000\n"
-                        "5.000000,2,0,3,0,0.750000,0.300000,-1.000000,0.000000\n"
-                        "10.000000,1,0,2,0,0.500000,0.200000,-1.000000,0.000000\n"
-                        "25.000000,0,0,0,0,0.000000,0.000000,-1.000000,0.000000\n");
+                        "time,running,queued,gpus_used,gpus_failed,gpu_util,core_util,nvme_util,fragmentation,remote_gpus\n"
+                        "0.000000,1,0,1,0,0.250000,0.100000,-1.000000,0.000000,0\n"
+                        "5.000000,2,0,3,0,0.750000,0.300000,-1.000000,0.000000,0\n"
+                        "10.000000,1,0,2,0,0.500000,0.200000,-1.000000,0.000000,0\n"
+                        "25.000000,0,0,0,0,0.000000,0.000000,-1.000000,0.000000,0\n");
     free(csv);
     assert_pl_status(pl_sim_result_write_timeline_csv(NULL, stdout), PL_EINVAL);
     pl_sim_result_free(r);

@@ -255,7 +255,8 @@ int cmd_simulate(int argc, char **argv)
         printf("%s: %d jobs on %d machines, %d GPUs (%s)\n", name, (int)pl_jobset_count(work), (int)nmach,
                (int)ngpu, cluster);
     else
-        printf("%s: %d jobs on %d Minsky machines\n", name, (int)pl_jobset_count(work), (int)nmach);
+        printf("%s: %d jobs on %d %s machines\n", name, (int)pl_jobset_count(work), (int)nmach,
+               scenario && !strcmp(scenario, "drmaestro") ? "Firestone" : "Minsky");
     int rc = sim_compare(name, topo, work, names, npol, &set, rows);
     if (!rc) {
         sim_print_table(stdout, rows, npol);
