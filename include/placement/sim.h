@@ -85,6 +85,19 @@ typedef struct pl_sim_failure {
     double repair;           /**< Seconds from the failure until the GPU is back; 0 or infinite: never. */
 } pl_sim_failure;
 
+/**
+ * Progress report of pl_sim_run() (the library never prints: a program
+ * that wants a progress bar draws it in this callback).
+ * \param data pl_sim_opts.progress_data.
+ * \param settled jobs done or rejected so far.
+ * \param total jobs in the workload.
+ * \param sim_time the simulated time, seconds.
+ * Called from the thread running pl_sim_run(), each time settled crosses a
+ * thousandth of total (so at most about 1000 times a run), and once at the
+ * end; it must not call back into the simulator.
+ */
+typedef void (*pl_sim_progress_fn)(void *data, int32_t settled, int32_t total, double sim_time);
+
 /** Options of a run; initialise with pl_sim_opts_init(). */
 typedef struct pl_sim_opts {
     pl_policy_opts policy;   /**< Policy name, utility, profiles (NULL: built in), seed. */
@@ -100,10 +113,12 @@ typedef struct pl_sim_opts {
                                           priority (higher first), then arrival, then workload index. */
     const pl_sim_failure *failures;  /**< [nfailures] device failures, any order, or NULL. */
     int32_t nfailures;               /**< Length of failures. */
+    pl_sim_progress_fn progress;     /**< Progress callback, or NULL (default). */
+    void *progress_data;             /**< Passed to progress. */
 } pl_sim_opts;
 
 /** \brief Defaults: pl_policy_opts_init() (topo-aware), interval 1 s, progress-based run times,
- *         no startup delay, no priorities, no failures. */
+ *         no startup delay, no priorities, no failures, no progress callback. */
 void pl_sim_opts_init(pl_sim_opts *opts);
 
 /** What happened to a job. */

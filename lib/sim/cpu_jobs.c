@@ -87,7 +87,7 @@ pl_status pl_sim_place_cpu_jobs(srun *r, double t)
             st = pl_sim_commit(r, i, plan, n, NULL, 0, m, 1.0, t);
         }
         if (!st && !placed && !ever)
-            r->res->rec[i].state = PL_SIM_REJECTED;
+            pl_sim_reject(r, i);
         else if (!st && !placed)
             r->queue[kept++] = i;
     }

@@ -261,7 +261,7 @@ pl_status pl_sim_drm_round(srun *r, double t)
     for (int32_t q = 0; q < nq; q++) {
         int32_t i = r->queue[q];
         if (never_fits(r, i))
-            r->res->rec[i].state = PL_SIM_REJECTED;
+            pl_sim_reject(r, i);
         else
             r->queue[kept++] = i;
     }

@@ -240,9 +240,27 @@ static pl_status release_job(srun *r, int32_t i, double t)
     return st;
 }
 
+void pl_sim_reject(srun *r, int32_t i)
+{
+    r->res->rec[i].state = PL_SIM_REJECTED;
+    r->settled++;
+}
+
+static void report(srun *r, double t, int last)
+{
+    const pl_sim_opts *o = &r->s->opts;
+    int32_t total = r->s->njobs;
+    int64_t step = total > 0 ? (int64_t)r->settled * 1000 / total : 1000;
+    if (!o->progress || (!last && step == r->progress_step))
+        return;
+    r->progress_step = step;
+    o->progress(o->progress_data, r->settled, total, t);
+}
+
 static pl_status finish_job(srun *r, int32_t i, double t)
 {
     pl_sim_job_record *rec = &r->res->rec[i];
+    r->settled++;
     rec->state = PL_SIM_DONE;
     rec->finish = t;
     rec->run_time = t - rec->start;
@@ -316,7 +334,7 @@ static pl_status do_round(srun *r, double t)
         if (info.kind == PL_DECISION_PLACED)
             st = place_job(r, i, &info, t);
         else if (info.kind == PL_DECISION_REJECTED)
-            r->res->rec[i].state = PL_SIM_REJECTED;
+            pl_sim_reject(r, i);
         else
             r->queue[kept++] = i;
     }
@@ -332,7 +350,7 @@ done:
 static pl_status run_events(srun *r)
 {
     pl_sim_event e;
-    double t0;
+    double t0 = 0;
     pl_status st = pl_sim_heap_peek(&r->heap, &t0) ? pl_sim_metrics_sample(r, t0) : PL_OK;
     while (!st && pl_sim_heap_pop(&r->heap, &e)) {
         sjob *a = e.job >= 0 && e.kind != PL_SIM_EV_FAILURE && e.kind != PL_SIM_EV_REPAIR ? &r->j[e.job] : NULL;
@@ -363,7 +381,12 @@ static pl_status run_events(srun *r)
         }
         if (!st)
             st = pl_sim_metrics_sample(r, e.time);
+        if (!st)
+            report(r, e.time, 0);
+        t0 = e.time;
     }
+    if (!st)
+        report(r, t0, 1);
     return st;
 }
 

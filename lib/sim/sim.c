@@ -16,6 +16,8 @@ void pl_sim_opts_init(pl_sim_opts *opts)
     opts->job_priority = NULL;
     opts->failures = NULL;
     opts->nfailures = 0;
+    opts->progress = NULL;
+    opts->progress_data = NULL;
 }
 
 static pl_status check_job_options(const pl_sim_opts *o, const pl_jobset *jobs)

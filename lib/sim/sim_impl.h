@@ -180,6 +180,9 @@ typedef struct srun {
     int64_t drm_max_cores, drm_max_memory;
     int32_t drm_max_postpone;
     int32_t idle_rounds;
+    /* Jobs done or rejected, and the last progress step reported. */
+    int32_t settled;
+    int64_t progress_step;
 } srun;
 
 /* ---- the run (run.c, runtime.c, failure.c) -------------------------------------- */
@@ -212,6 +215,9 @@ PL_INTERNAL void pl_sim_network_factors(const char *type, double *sf0, double *s
 PL_INTERNAL double pl_sim_network_load(const srun *r);
 /* Slowdown factor of job a's remote GPUs at the current load (1: none). */
 PL_INTERNAL double pl_sim_remote_factor(const srun *r, const sjob *a);
+
+/* Job i is rejected (it leaves the queue for good). */
+PL_INTERNAL void pl_sim_reject(srun *r, int32_t i);
 
 /* Append one policy-call time to the result. */
 PL_INTERNAL pl_status pl_sim_record_time(pl_sim_result *res, double dt);

@@ -141,6 +141,40 @@ static void test_simulate_trace_cluster_failures(void **s)
     assert_int_equal(system(args), 0);
 }
 
+/* The progress bar: on stderr only when it is a terminal (a pseudo-terminal
+ * from script(1) here), never on a pipe, and not with --quiet. */
+static void test_progress_bar(void **s)
+{
+    (void)s;
+    assert_int_equal(run("simulate --scenario sc17-s1 --policy fcfs", 1), 0);
+    assert_null(strstr(out, "jobs, t ="));
+    assert_null(strchr(out, '\r'));
+    const char *bin = getenv("PL_PLACEMENT_BIN");
+    if (!bin || system("command -v script > /dev/null 2>&1") != 0) {
+        skip();
+        return;
+    }
+    char cmd[PL_PATH_MAX + 256];
+    snprintf(cmd, sizeof cmd, "script -qec '%s simulate --scenario sc17-s1 --policy fcfs,bf > /dev/null' /dev/null",
+             bin);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    assert_int_equal(pclose(p), 0);
+    assert_non_null(strstr(out, "\r[1/2] sc17-s1: fcfs "));
+    assert_non_null(strstr(out, "\r[2/2] sc17-s1: bf "));
+    assert_non_null(strstr(out, "[##############################] 100.0% 100/100 jobs, t = "));
+    snprintf(cmd, sizeof cmd, "script -qec '%s simulate --scenario sc17-s1 --policy fcfs --quiet > /dev/null' /dev/null",
+             bin);
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    pclose(p);
+    assert_null(strstr(out, "jobs, t ="));
+}
+
 static void test_simulate_errors(void **s)
 {
     (void)s;
@@ -186,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_simulate_scenario), cmocka_unit_test(test_simulate_trace),
         cmocka_unit_test(test_simulate_errors),   cmocka_unit_test(test_demo),
         cmocka_unit_test(test_simulate_trace_cluster_failures),
+        cmocka_unit_test(test_progress_bar),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

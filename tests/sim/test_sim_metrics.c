@@ -165,6 +165,70 @@ static void test_timeline_determinism(void **s)
     free(csv[1]);
 }
 
+typedef struct calls {
+    int n;
+    int32_t settled[8], total[8];
+    double t[8];
+} calls;
+
+static void record_progress(void *data, int32_t settled, int32_t total, double sim_time)
+{
+    calls *c = data;
+    if (c->n < 8) {
+        c->settled[c->n] = settled;
+        c->total[c->n] = total;
+        c->t[c->n] = sim_time;
+    }
+    c->n++;
+}
+
+static void count_progress(void *data, int32_t settled, int32_t total, double sim_time)
+{
+    (void)settled;
+    (void)total;
+    (void)sim_time;
+    (*(int *)data)++;
+}
+
+/* The progress callback: the one-machine run of test_one_machine_utilisation
+ * settles a at 10 (half the jobs) and b at 25 (all), then the final call. */
+static void test_progress_callback(void **s)
+{
+    (void)s;
+    pl_topology *t = sim_minsky(1);
+    pl_jobset *js = NULL;
+    assert_pl_ok(pl_jobset_create(&js));
+    assert_pl_ok(pl_jobset_add(js, sim_job("a", 1, 2, 0, 10), NULL));
+    assert_pl_ok(pl_jobset_add(js, sim_job("b", 2, 2, 5, 20), NULL));
+    calls c = {0};
+    pl_sim_opts o;
+    pl_sim_opts_init(&o);
+    o.policy.policy = "fcfs";
+    o.progress = record_progress;
+    o.progress_data = &c;
+    pl_sim_result_free(sim_run_opts(t, js, &o));
+    assert_int_equal(c.n, 3);
+    assert_true(c.settled[0] == 1 && c.t[0] == 10 && c.total[0] == 2);
+    assert_true(c.settled[1] == 2 && c.t[1] == 25);
+    assert_true(c.settled[2] == 2 && c.t[2] == 25);
+    pl_jobset_free(js);
+    pl_topology_free(t);
+
+    /* 3000 jobs: one call per thousandth at most, plus the last. */
+    pl_sim_scenario_opts so;
+    pl_sim_scenario_opts_init(&so);
+    so.jobs = 3000;
+    so.machines = 40;
+    assert_pl_ok(pl_sim_scenario("sc17-s2", &so, &t, &js));
+    int n = 0;
+    o.progress = count_progress;
+    o.progress_data = &n;
+    pl_sim_result_free(sim_run_opts(t, js, &o));
+    assert_true(n >= 1000 && n <= 1001);
+    pl_jobset_free(js);
+    pl_topology_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -172,6 +236,7 @@ int main(void)
         cmocka_unit_test(test_fragmentation),
         cmocka_unit_test(test_background_load),
         cmocka_unit_test(test_timeline_determinism),
+        cmocka_unit_test(test_progress_callback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,6 +34,34 @@ static int write_csv(const char *path, const pl_sim_result *res,
     return 0;
 }
 
+/* The progress bar on stderr (a terminal only): which policy of how many,
+ * a bar of the jobs settled, and the simulated time. */
+typedef struct progress_bar {
+    const char *name, *policy;
+    int index, count;
+    int last_permille;
+} progress_bar;
+
+#define BAR_WIDTH 30
+
+static void draw_bar(void *data, int32_t settled, int32_t total, double sim_time)
+{
+    progress_bar *b = data;
+    int permille = total > 0 ? (int)((int64_t)settled * 1000 / total) : 1000;
+    /* Redraw every 0.5 %: a terminal is slow next to a fast simulation. */
+    if (b->last_permille >= 0 && permille / 5 == b->last_permille / 5 && settled < total)
+        return;
+    b->last_permille = permille;
+    char bar[BAR_WIDTH + 1];
+    int fill = permille * BAR_WIDTH / 1000;
+    for (int i = 0; i < BAR_WIDTH; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[BAR_WIDTH] = '\0';
+    fprintf(stderr, "\r[%d/%d] %s: %-13s [%s] %5.1f%% %d/%d jobs, t = %.0f s ", b->index, b->count, b->name,
+            b->policy, bar, permille / 10.0, (int)settled, (int)total, sim_time);
+    fflush(stderr);
+}
+
 int sim_compare(const char *name, const pl_topology *topo, const pl_jobset *jobs,
                 const char *const *policies, int npol, const sim_settings *set, sim_row *rows)
 {
@@ -42,8 +70,9 @@ int sim_compare(const char *name, const pl_topology *topo, const pl_jobset *jobs
         return 1;
     int rc = 0, tty = isatty(STDERR_FILENO) && !set->quiet;
     for (int p = 0; p < npol && !rc; p++) {
+        progress_bar bar = {name, policies[p], p + 1, npol, -1};
         if (tty)
-            fprintf(stderr, "\r[%d/%d] %s: %-14s", p + 1, npol, name, policies[p]);
+            draw_bar(&bar, 0, pl_jobset_count(jobs), 0);
         pl_sim_opts o;
         pl_sim_opts_init(&o);
         o.policy.policy = policies[p];
@@ -56,6 +85,10 @@ int sim_compare(const char *name, const pl_topology *topo, const pl_jobset *jobs
         o.startup_delay = set->startup_delay;
         o.failures = set->failures;
         o.nfailures = set->nfailures;
+        if (tty) {
+            o.progress = draw_bar;
+            o.progress_data = &bar;
+        }
         pl_sim *sim = NULL;
         pl_status st = pl_sim_create(topo, jobs, &o, &sim);
         if (!st)
@@ -71,7 +104,7 @@ int sim_compare(const char *name, const pl_topology *topo, const pl_jobset *jobs
         pl_sim_result_summary(res[p], &rows[p].sum);
     }
     if (tty)
-        fprintf(stderr, "\r%*s\r", 60, "");
+        fprintf(stderr, "\r%*s\r", 110, "");
     if (!rc && set->out_dir) {
         rc = sim_make_dir(set->out_dir);
         char path[4096];
