@@ -214,14 +214,15 @@ static pl_status request(srun *r, int32_t i, pl_drm_job_request *q)
 {
     static const double loads[2] = {0, 1};
     sjob *a = &r->j[i];
-    double phi = 0;
-    pl_status st = pl_sim_solo_time(r->s, a->job, a->k, PL_SPREAD_INTRA_SOCKET, &phi);
-    if (st)
-        return st;
+    if (!(a->phi > 0)) {
+        pl_status st = pl_sim_solo_time(r->s, a->job, a->k, PL_SPREAD_INTRA_SOCKET, &a->phi);
+        if (st)
+            return st;
+    }
     a->sf_table[0] = a->sf0;
     a->sf_table[1] = a->sf1;
     double slo = pl_job_slo(a->job);
-    *q = (pl_drm_job_request){.id = i, .job = a->job, .phi = phi, .tau = slo > 0 ? slo : phi,
+    *q = (pl_drm_job_request){.id = i, .job = a->job, .phi = a->phi, .tau = slo > 0 ? slo : a->phi,
                               .sensitivity = {2, loads, a->sf_table}};
     return PL_OK;
 }
@@ -241,11 +242,8 @@ static pl_status place(srun *r, int32_t i, const pl_drm_placement *p, double t)
             machine = -1;
         a->remote = remote;
         r->res->rec[i].remote_gpus = remote;
-        double tau = pl_job_slo(a->job) > 0 ? pl_job_slo(a->job) : 0;
-        double phi = 0;
-        pl_sim_solo_time(r->s, a->job, a->k, PL_SPREAD_INTRA_SOCKET, &phi);
-        st = pl_sim_commit(r, i, plan, nplan, gpus, p->gpus, machine,
-                           pl_drm_utility(phi, tau > 0 ? tau : phi, 1), t);
+        double tau = pl_job_slo(a->job) > 0 ? pl_job_slo(a->job) : a->phi;
+        st = pl_sim_commit(r, i, plan, nplan, gpus, p->gpus, machine, pl_drm_utility(a->phi, tau, 1), t);
     }
     free(gpus);
     return st;

@@ -116,6 +116,7 @@ typedef struct sjob {
     double sf0, sf1;     /* remote-GPU slowdown factor at network load 0 and 1 */
     double sf_table[2];  /* the same, as DRMaestro's sensitivity table */
     double net;          /* remote factor in effect since `last` (1 when all local) */
+    double phi;          /* DRMaestro's expected local time (0 until first asked) */
     int held;            /* holds its resources (placed, not finished or killed) */
     int running;         /* its tasks have begun: it progresses and interferes */
     int scheduled;       /* artifact model: its finish has been scheduled since it began */
