@@ -60,6 +60,17 @@ int main(int argc, char **argv)
     printf("policy calls %lld; decision time per call: mean %.3f ms, p50 %.3f ms, p90 %.3f ms, "
            "p99 %.3f ms, max %.3f ms\n", (long long)s.rounds, s.decision_mean * 1e3,
            s.decision_p50 * 1e3, s.decision_p90 * 1e3, s.decision_p99 * 1e3, s.decision_max * 1e3);
+    /* The simulator's own cost, apart from the policy's: on a shared machine
+     * the policy's time varies with the load, this part shows the events,
+     * run-time model and metrics. */
+    int64_t nd = 0;
+    const double *dt = pl_sim_result_decision_times(res, &nd);
+    double in_policy = 0;
+    for (int64_t i = 0; i < nd; i++)
+        in_policy += dt[i];
+    printf("in the policy %.2f s, the simulator's own work %.2f s; utilisation time series %lld points, "
+           "mean GPU utilisation %.4f, mean fragmentation %.4f\n", in_policy, (t2 - t1) - in_policy,
+           (long long)pl_sim_result_timeline_count(res), s.mean_gpu_util, s.mean_fragmentation);
     pl_sim_result_free(res);
     pl_sim_free(sim);
     pl_jobset_free(jobs);

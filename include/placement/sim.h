@@ -5,12 +5,18 @@
  *        waits, run times, slowdowns and decision times (doc/simulator.md).
  *
  * Discrete events on a binary heap, ordered by (time, kind, sequence
- * number): job finishes first, then arrivals, then scheduling rounds, ties in
- * insertion order, so a run is a pure function of its inputs (the decision
- * times, measured with the wall clock, are the only non-deterministic output
- * and are not in the per-job records).
+ * number): job finishes first, then device failures, repairs, task starts,
+ * arrivals, and scheduling rounds last, ties in insertion order, so a run is
+ * a pure function of its inputs (the decision times, measured with the wall
+ * clock, are the only non-deterministic output and are not in the per-job
+ * records).
  *
- * - Arrival: the job joins the queue (arrival order, ties by index).
+ * - Arrival: the job joins the queue (ordered by priority, then arrival,
+ *   then index).
+ * - Task start: the end of a job's startup delay (pl_sim_opts.startup_delay):
+ *   it begins progressing and interfering.
+ * - Device failure / repair (pl_sim_opts.failures): the GPU's job is killed
+ *   and re-queued; the GPU is unavailable until repaired.
  * - Scheduling round at every multiple of opts.interval (default 1 s, the
  *   SC17 artifact's) at or after a change (an arrival or a finish) while the
  *   queue is not empty: pl_policy_place() over the queue and the running
@@ -68,14 +74,51 @@ typedef enum pl_sim_runtime {
                                       any neighbour seen since the start); it only grows and ignores progress. */
 } pl_sim_runtime;
 
+/**
+ * One device failure of a failure trace: the GPU goes down at \c time; the
+ * job holding it, if any, is killed and re-queued (it restarts from scratch
+ * when placed again); no policy gets the GPU until it is repaired.
+ */
+typedef struct pl_sim_failure {
+    double time;             /**< When the GPU fails, seconds (>= 0). */
+    int32_t gpu;             /**< The GPU vertex of the simulator's topology. */
+    double repair;           /**< Seconds from the failure until the GPU is back; 0 or infinite: never. */
+} pl_sim_failure;
+
+/**
+ * Progress report of pl_sim_run() (the library never prints: a program
+ * that wants a progress bar draws it in this callback).
+ * \param data pl_sim_opts.progress_data.
+ * \param settled jobs done or rejected so far.
+ * \param total jobs in the workload.
+ * \param sim_time the simulated time, seconds.
+ * Called from the thread running pl_sim_run(), each time settled crosses a
+ * thousandth of total (so at most about 1000 times a run), and once at the
+ * end; it must not call back into the simulator.
+ */
+typedef void (*pl_sim_progress_fn)(void *data, int32_t settled, int32_t total, double sim_time);
+
 /** Options of a run; initialise with pl_sim_opts_init(). */
 typedef struct pl_sim_opts {
     pl_policy_opts policy;   /**< Policy name, utility, profiles (NULL: built in), seed. */
     double interval;         /**< Seconds between scheduling rounds (default 1). */
     pl_sim_runtime runtime;  /**< Default ::PL_SIM_RUNTIME_PROGRESS. */
+    /* Appended after the first release. Arrays are borrowed: they must
+     * outlive the simulator (pl_sim_create() does not copy them). */
+    double startup_delay;    /**< Seconds from a job's placement to the start of its tasks, for every job
+                                  (default 0): it holds its resources meanwhile, neither progressing nor
+                                  slowing its neighbours (a task-start event ends the delay). */
+    const double *job_startup_delay; /**< [jobs] per-job startup delays replacing startup_delay, or NULL. */
+    const double *job_priority;      /**< [jobs] queue priorities, or NULL (all 0): the queue is ordered by
+                                          priority (higher first), then arrival, then workload index. */
+    const pl_sim_failure *failures;  /**< [nfailures] device failures, any order, or NULL. */
+    int32_t nfailures;               /**< Length of failures. */
+    pl_sim_progress_fn progress;     /**< Progress callback, or NULL (default). */
+    void *progress_data;             /**< Passed to progress. */
 } pl_sim_opts;
 
-/** \brief Defaults: pl_policy_opts_init() (topo-aware), interval 1 s, progress-based run times. */
+/** \brief Defaults: pl_policy_opts_init() (topo-aware), interval 1 s, progress-based run times,
+ *         no startup delay, no priorities, no failures, no progress callback. */
 void pl_sim_opts_init(pl_sim_opts *opts);
 
 /** What happened to a job. */
@@ -105,6 +148,12 @@ typedef struct pl_sim_job_record {
     int cross_socket;        /**< Its GPUs span several sockets. */
     int32_t machine;         /**< Machine ordinal (preorder among the machines: "node<i>" of a
                                   pl_topology_cluster()), -1 if several or not run. */
+    /* Appended after the first release. */
+    double placed;           /**< Time of the decision that placed it (start - its startup delay); -1 if not run. */
+    int32_t restarts;        /**< Times a device failure killed it (it was re-queued each time). */
+    double priority;         /**< Its queue priority (pl_sim_opts.job_priority). */
+    int32_t remote_gpus;     /**< GPUs it used on another machine than its task's (DRMaestro's
+                                  disaggregation; its run time then pays the network penalty). */
 } pl_sim_job_record;
 
 /** Aggregates of a run (doc/simulator.md defines each). */
@@ -129,15 +178,49 @@ typedef struct pl_sim_summary {
     double decision_p99;         /**< 99th percentile of seconds per policy call. */
     double decision_max;         /**< Slowest policy call, seconds. */
     double wall_time;            /**< Seconds pl_sim_run() took. */
+    /* Appended after the first release; time-weighted means of the time
+     * series (pl_sim_result_timeline()) from the first arrival to the last
+     * finish of a done job (0 when no job is done). */
+    double mean_gpu_util;        /**< Mean of ::pl_sim_sample.gpu_util. */
+    double mean_core_util;       /**< Mean of ::pl_sim_sample.core_util (-1 when no package models cores). */
+    double mean_nvme_util;       /**< Mean of ::pl_sim_sample.nvme_util (-1 when the topology has no storage bandwidth). */
+    double mean_fragmentation;   /**< Mean of ::pl_sim_sample.fragmentation. */
+    int32_t failures;            /**< Device failures that happened during the run. */
+    int32_t jobs_killed;         /**< Jobs killed by a failure (a job killed twice counts twice). */
+    double lost_gpu_seconds;     /**< Work thrown away by the kills: (kill time - placement) x GPUs, summed. */
+    int32_t remote_jobs;         /**< Done jobs that used a remote GPU. */
 } pl_sim_summary;
+
+/**
+ * One point of the utilisation time series: the cluster's state from
+ * \c time until the next point's time (the last point: until the end of
+ * the run). doc/simulator.md defines each field.
+ */
+typedef struct pl_sim_sample {
+    double time;             /**< Seconds. */
+    int32_t running;         /**< Jobs holding resources (placed and not yet finished). */
+    int32_t queued;          /**< Jobs waiting in the queue. */
+    int32_t gpus_used;       /**< GPUs allocated (by jobs or as background load of the topology given to pl_sim_create()). */
+    int32_t gpus_failed;     /**< GPUs down after a device failure (not counted in gpus_used). */
+    double gpu_util;         /**< gpus_used / all GPUs of the topology. */
+    double core_util;        /**< Allocated / total ::PL_RES_CORES over the packages; -1 when no package models cores. */
+    double nvme_util;        /**< Allocated / total ::PL_RES_BANDWIDTH over the storage devices; -1 when there is none. */
+    double fragmentation;    /**< Fraction of the free GPUs (in machines) that sit on a machine that cannot hold the
+                                  reference job (median GPUs and cores of the workload's GPU jobs); 0 when no GPU is free. */
+    int32_t remote_gpus;     /**< GPUs serving a running task on another machine; / all GPUs = the network load. */
+} pl_sim_sample;
 
 /**
  * \brief Create a simulator.
  * \param topo copied (its current allocations are kept as background load).
  * \param jobs borrowed: must outlive the simulator and its results.
- * \param opts copied; NULL for the defaults. opts->policy.profiles is borrowed.
+ * \param opts copied; NULL for the defaults. opts->policy.profiles and the
+ *        arrays of the options are borrowed.
  * \return ::PL_OK; ::PL_EINVAL (NULL arguments, interval <= 0, an unknown
- *         runtime model, a job with no tasks); ::PL_ENOMEM.
+ *         runtime model, a job with no tasks, a negative or non-finite
+ *         startup delay or priority, a failure at a negative or non-finite
+ *         time, on a vertex that is not a GPU, or with a negative repair
+ *         time); ::PL_ENOMEM.
  */
 pl_status pl_sim_create(const pl_topology *topo, const pl_jobset *jobs, const pl_sim_opts *opts,
                         pl_sim **out);
@@ -168,6 +251,27 @@ pl_status pl_sim_result_summary(const pl_sim_result *res, pl_sim_summary *sum);
 /** \brief Per-call decision times in seconds, in call order (owned by the result; *n receives the count). */
 const double *pl_sim_result_decision_times(const pl_sim_result *res, int64_t *n);
 
+/** \brief Number of points of the utilisation time series (0 for NULL). */
+int64_t pl_sim_result_timeline_count(const pl_sim_result *res);
+
+/**
+ * \brief Point \p i of the utilisation time series. Points are in strictly
+ *        increasing time; one is added after every event that changed the
+ *        state (several events at one time give one point, the state after
+ *        the last of them); the first point is at the first event's time.
+ * \return ::PL_OK or ::PL_EINVAL (NULL, \p i out of range).
+ */
+pl_status pl_sim_result_timeline(const pl_sim_result *res, int64_t i, pl_sim_sample *out);
+
+/**
+ * \brief Write the utilisation time series as CSV: the header
+ *        `time,running,queued,gpus_used,gpus_failed,gpu_util,core_util,nvme_util,fragmentation,remote_gpus`
+ *        then one line per point; numbers with 6 decimals, so two runs of
+ *        the same inputs give the same bytes.
+ * \return ::PL_OK; ::PL_EIO; ::PL_EINVAL.
+ */
+pl_status pl_sim_result_write_timeline_csv(const pl_sim_result *res, FILE *f);
+
 /**
  * \brief Write the per-job records as CSV (header line, then one line per
  *        job in workload order; times with 6 decimals, so two runs of the
@@ -175,6 +279,76 @@ const double *pl_sim_result_decision_times(const pl_sim_result *res, int64_t *n)
  * \return ::PL_OK; ::PL_EIO; ::PL_EINVAL.
  */
 pl_status pl_sim_result_write_csv(const pl_sim_result *res, FILE *f);
+
+/**
+ * \brief Read a failure trace: CSV with the header `time,gpu,repair` (any
+ *        column order; `repair` optional), one failure per line; `gpu` is a
+ *        vertex number or a path of names as pl_topology_find() takes
+ *        ("cluster/rack0/node3/package1/gpu2"); `repair` in seconds after
+ *        the failure, empty or 0 for never. Blank lines and lines starting
+ *        with '#' are skipped.
+ * \param topo the topology the simulator will be given (names are resolved in it).
+ * \param[out] out the failures (release with pl_sim_failures_free()), NULL when \p n is 0.
+ * \return ::PL_OK; ::PL_EIO (unreadable file); ::PL_EPARSE ("FILE:LINE: column
+ *         'gpu': ..." for a bad value, an unknown column, a missing column or
+ *         a wrong field count); ::PL_EINVAL; ::PL_ENOMEM.
+ */
+pl_status pl_sim_failures_load(const char *path, const pl_topology *topo, pl_sim_failure **out,
+                               int32_t *n);
+
+/** \brief Release failures read by pl_sim_failures_load(). NULL is a no-op. */
+void pl_sim_failures_free(pl_sim_failure *failures);
+
+/* ---- workload traces (doc/simulator.md sec. 6b) ------------------------------------ */
+
+/** Opaque workload trace: a job set plus each job's priority and startup delay. */
+typedef struct pl_sim_trace pl_sim_trace;
+
+/**
+ * \brief Read a workload trace file. The format is found from the text: a
+ *        JSON document (first character '{' or '[') is either the trace
+ *        format's JSON form (an array of records, or {"jobs": [...]}) or,
+ *        an object keyed by job ids, an SC17 artifact workload
+ *        (pl_jobset_load_sc17()); anything else is the CSV form: a header
+ *        line naming the columns, then one job per line.
+ *
+ * Columns / keys (doc/simulator.md gives an example): `arrival` (s,
+ * required), `gpus` (or `tasks`: the job's GPUs, one task each; 0 for a
+ * CPU-only job of one task; required), `cores` and `memory` (GiB) for the
+ * whole job, split over its tasks, `type` (or `profile`, `workload`) and
+ * `size` (the interference profile's workload and batch size), `duration`
+ * (s; used when the profile cannot time the job), `deadline` (or `slo`: s
+ * after arrival, pl_job_set_slo()), `priority` (higher first in the queue),
+ * `min_utility`, `startup` (startup delay, s) and `name`.
+ * \param[out] out released with pl_sim_trace_free().
+ * \return ::PL_OK; ::PL_EIO (unreadable file); ::PL_EPARSE (the message
+ *         starts with "FILE:LINE: column 'NAME': " in CSV, or "FILE: $.jobs[3].gpus: "
+ *         in JSON, or "FILE:LINE:COL: " for a JSON syntax error);
+ *         ::PL_EINVAL; ::PL_ENOMEM.
+ */
+pl_status pl_sim_trace_load(const char *path, pl_sim_trace **out);
+
+/**
+ * \brief pl_sim_trace_load() from text in memory (\p length 0: strlen).
+ * \param source the name used in error messages (NULL: "<string>").
+ */
+pl_status pl_sim_trace_load_string(const char *text, size_t length, const char *source,
+                                   pl_sim_trace **out);
+
+/** \brief Release a trace (and its jobs). NULL is a no-op. */
+void pl_sim_trace_free(pl_sim_trace *trace);
+
+/** \brief The trace's jobs, owned by the trace (borrow them for pl_sim_create()). */
+const pl_jobset *pl_sim_trace_jobs(const pl_sim_trace *trace);
+
+/** \brief The jobs' priorities [jobs] for pl_sim_opts.job_priority (owned by the trace; all 0 for SC17). */
+const double *pl_sim_trace_priorities(const pl_sim_trace *trace);
+
+/** \brief The jobs' startup delays [jobs] for pl_sim_opts.job_startup_delay (owned by the trace). */
+const double *pl_sim_trace_startup_delays(const pl_sim_trace *trace);
+
+/** \brief "csv", "json" or "sc17": the format the trace was read as (static; NULL for NULL). */
+const char *pl_sim_trace_format(const pl_sim_trace *trace);
 
 /* ---- SC17 workloads and built-in scenarios --------------------------------------- */
 
@@ -201,9 +375,9 @@ pl_status pl_sim_generate_sc17(const pl_sim_gen_opts *opts, pl_jobset **out);
 
 /** Size options of pl_sim_scenario(); initialise with pl_sim_scenario_opts_init(). */
 typedef struct pl_sim_scenario_opts {
-    int32_t machines;        /**< 0: the scenario's own (proto 1, s1 5, s2 1000). */
-    int32_t jobs;            /**< sc17-s2 only; 0: 10000. */
-    uint64_t seed;           /**< sc17-s2 only (default 1). */
+    int32_t machines;        /**< 0: the scenario's own (proto 1, s1 5, s2 1000, drmaestro 16). */
+    int32_t jobs;            /**< sc17-s2 (0: 10000) and drmaestro (0: 512, warm-up jobs not counted) only. */
+    uint64_t seed;           /**< sc17-s2 and drmaestro only (default 1). */
 } pl_sim_scenario_opts;
 
 /** \brief Defaults: the scenarios' own sizes, seed 1. */
@@ -213,8 +387,12 @@ void pl_sim_scenario_opts_init(pl_sim_scenario_opts *opts);
  * \brief Build a built-in scenario: "sc17-proto" (the artifact's
  *        workloads-5.json, 6 jobs, on one Minsky), "sc17-s1"
  *        (workloads-100.json on 5 Minsky machines), "sc17-s2"
- *        (pl_sim_generate_sc17(), 10,000 jobs on 1,000 Minsky machines).
- *        The workload files are compiled into the library.
+ *        (pl_sim_generate_sc17(), 10,000 jobs on 1,000 Minsky machines),
+ *        "drmaestro" (seed 004: 512 Rodinia jobs, Poisson 16 per second,
+ *        on 16 Firestone machines, plus CPU-only warm-up jobs holding half
+ *        the machines' cores for 800 s; doc/results.md lists the
+ *        reconstructed parameters). The workload files are compiled into
+ *        the library.
  * \param opts NULL for the defaults.
  * \param[out] topo, jobs released with pl_topology_free() / pl_jobset_free().
  * \return ::PL_OK; ::PL_ENOTFOUND (the message lists the names); ::PL_EINVAL; ::PL_ENOMEM.
@@ -227,7 +405,9 @@ const char *const *pl_sim_scenario_names(void);
 
 /**
  * \brief Write an SVG picture of one or more runs: the CDF of job slowdown
- *        and the CDF of waiting time, one curve per run.
+ *        and the CDF of waiting time, one curve per run, and below them the
+ *        GPU utilisation over time (step curves of
+ *        ::pl_sim_sample.gpu_util, one per run).
  * \param labels one per result (e.g. the policy names).
  * \return ::PL_OK; ::PL_EIO; ::PL_EINVAL.
  */

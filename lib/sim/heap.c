@@ -53,6 +53,14 @@ int pl_sim_heap_pop(pl_sim_heap *h, pl_sim_event *out)
     return 1;
 }
 
+int pl_sim_heap_peek(const pl_sim_heap *h, double *time)
+{
+    if (h->n == 0)
+        return 0;
+    *time = h->ev[0].time;
+    return 1;
+}
+
 void pl_sim_heap_clear(pl_sim_heap *h)
 {
     h->n = 0;

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "sim_impl.h"
 
-static const char *const scenario_names[] = {"sc17-proto", "sc17-s1", "sc17-s2", NULL};
+static const char *const scenario_names[] = {"sc17-proto", "sc17-s1", "sc17-s2", "drmaestro", NULL};
 
 const char *const *pl_sim_scenario_names(void)
 {
@@ -31,7 +31,7 @@ void pl_sim_scenario_opts_init(pl_sim_scenario_opts *opts)
 }
 
 /* splitmix64: small, seedable, the same stream on every platform. */
-static uint64_t next_u64(uint64_t *s)
+uint64_t pl_sim_rng_u64(uint64_t *s)
 {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -40,10 +40,12 @@ static uint64_t next_u64(uint64_t *s)
 }
 
 /* Uniform in [0, 1). */
-static double next_unit(uint64_t *s)
+double pl_sim_rng_unit(uint64_t *s)
 {
-    return (double)(next_u64(s) >> 11) * (1.0 / 9007199254740992.0);
+    return (double)(pl_sim_rng_u64(s) >> 11) * (1.0 / 9007199254740992.0);
 }
+
+#define next_unit pl_sim_rng_unit
 
 static int binomial(uint64_t *s, int n)
 {
@@ -135,8 +137,10 @@ pl_status pl_sim_scenario(const char *name, const pl_sim_scenario_opts *opts, pl
             g.jobs = o.jobs;
         g.seed = o.seed;
         st = pl_sim_generate_sc17(&g, jobs);
+    } else if (!strcmp(name, "drmaestro")) {
+        return pl_sim_scenario_drmaestro(&o, topo, jobs);
     } else {
-        return pl_err(PL_ENOTFOUND, "no scenario '%s' (known: sc17-proto, sc17-s1, sc17-s2)", name);
+        return pl_err(PL_ENOTFOUND, "no scenario '%s' (known: sc17-proto, sc17-s1, sc17-s2, drmaestro)", name);
     }
     if (o.machines)
         machines = o.machines;

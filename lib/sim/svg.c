@@ -1,5 +1,6 @@
 /* A small SVG writer for simulation results: two panels, the CDF of job
- * slowdown and the CDF of waiting time, one step curve per run. */
+ * slowdown and the CDF of waiting time, one step curve per run, and below
+ * them the GPU utilisation over time, one step curve per run. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,9 @@
 #define MARGIN_L 60.0
 #define MARGIN_T 50.0
 #define GAP 90.0
+#define UTIL_W (2 * PANEL_W + GAP)
+#define UTIL_H 220.0
+#define ROW_GAP 90.0
 
 static const char *const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                                       "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
@@ -90,6 +94,73 @@ static void curve(FILE *f, const double *v, int32_t n, double x0, double y0, dou
     fprintf(f, " %.1f,%.1f\"/>\n", x0 + PANEL_W, y0);
 }
 
+/* The utilisation panel at (x0, y0): time on x from t0 to t1, fraction on y. */
+static void util_axes(FILE *f, double x0, double y0, double t0, double t1)
+{
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+               "stroke=\"#333\"/>\n", x0, y0, UTIL_W, UTIL_H);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-weight=\"bold\">"
+               "GPU utilisation over time</text>\n", x0 + UTIL_W / 2, y0 - 10);
+    for (int i = 0; i <= 5; i++) {
+        double fx = x0 + UTIL_W * i / 5.0, fy = y0 + UTIL_H - UTIL_H * i / 5.0;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", fx, y0,
+                fx, y0 + UTIL_H);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", x0, fy,
+                x0 + UTIL_W, fy);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", fx,
+                y0 + UTIL_H + 16, t0 + (t1 - t0) * i / 5.0);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.1f</text>\n", x0 - 6, fy + 4,
+                i / 5.0);
+    }
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">time (s)</text>\n",
+            x0 + UTIL_W / 2, y0 + UTIL_H + 36);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 %.1f %.1f)\">"
+               "fraction of GPUs in use</text>\n", x0 - 40, y0 + UTIL_H / 2, x0 - 40, y0 + UTIL_H / 2);
+}
+
+static void util_curve(FILE *f, const pl_sim_result *res, double x0, double y0, double t0, double t1,
+                       const char *colour)
+{
+    int64_t n = pl_sim_result_timeline_count(res);
+    if (n == 0)
+        return;
+    fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", colour);
+    double prev_y = -1;
+    for (int64_t i = 0; i < n; i++) {
+        pl_sim_sample p;
+        pl_sim_result_timeline(res, i, &p);
+        double x = x0 + UTIL_W * (fmin(fmax(p.time, t0), t1) - t0) / (t1 - t0);
+        double y = y0 + UTIL_H * (1 - fmin(fmax(p.gpu_util, 0), 1));
+        if (prev_y >= 0)
+            fprintf(f, " %.1f,%.1f", x, prev_y);
+        fprintf(f, "%s%.1f,%.1f", i ? " " : "", x, y);
+        prev_y = y;
+    }
+    fprintf(f, "\"/>\n");
+}
+
+/* The time axis: from the earliest point to the latest over all runs. */
+static void time_range(const pl_sim_result *const *results, int32_t n, double *t0, double *t1)
+{
+    *t0 = INFINITY;
+    *t1 = -INFINITY;
+    for (int32_t r = 0; r < n; r++) {
+        int64_t k = pl_sim_result_timeline_count(results[r]);
+        pl_sim_sample a, b;
+        if (k == 0 || pl_sim_result_timeline(results[r], 0, &a) ||
+            pl_sim_result_timeline(results[r], k - 1, &b))
+            continue;
+        *t0 = fmin(*t0, a.time);
+        *t1 = fmax(*t1, b.time);
+    }
+    if (!isfinite(*t0)) {
+        *t0 = 0;
+        *t1 = 1;
+    }
+    *t0 = *t0 > 0 ? 0 : *t0;
+    *t1 = *t0 + nice_max(*t1 - *t0);
+}
+
 static void escape(FILE *f, const char *s)
 {
     for (; *s; s++) {
@@ -145,7 +216,8 @@ pl_status pl_sim_write_svg(const pl_sim_result *const *results, const char *cons
         lo[0] = floor(lo[0] * 20) / 20;
         hi[0] = lo[0] + nice_max((hi[0] - lo[0]) * 1.05);
         hi[1] = nice_max(hi[1]);
-        double width = MARGIN_L + 2 * PANEL_W + GAP + 160, height = MARGIN_T + PANEL_H + 60;
+        double width = MARGIN_L + 2 * PANEL_W + GAP + 160;
+        double height = MARGIN_T + PANEL_H + ROW_GAP + UTIL_H + 60;
         fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
                    "font-family=\"sans-serif\" font-size=\"12\">\n"
@@ -162,6 +234,12 @@ pl_status pl_sim_write_svg(const pl_sim_result *const *results, const char *cons
                 curve(f, vals[p][r], counts[p][r], x0, MARGIN_T, lo[p], hi[p],
                       colours[r % (int32_t)(sizeof colours / sizeof colours[0])]);
         }
+        double t0, t1, uy = MARGIN_T + PANEL_H + ROW_GAP;
+        time_range(results, n, &t0, &t1);
+        util_axes(f, MARGIN_L, uy, t0, t1);
+        for (int32_t r = 0; r < n; r++)
+            util_curve(f, results[r], MARGIN_L, uy, t0, t1,
+                       colours[r % (int32_t)(sizeof colours / sizeof colours[0])]);
         double lx = MARGIN_L + 2 * PANEL_W + GAP + 15;
         for (int32_t r = 0; r < n; r++) {
             const char *c = colours[r % (int32_t)(sizeof colours / sizeof colours[0])];

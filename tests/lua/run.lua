@@ -247,7 +247,7 @@ local function near(a, b, tol) return math.abs(a - b) <= tol end
 
 check("simulator scenario names", function()
   local n = placement.scenario_names()
-  assert(#n == 3 and n[1] == "sc17-proto" and n[2] == "sc17-s1" and n[3] == "sc17-s2")
+  assert(#n == 4 and n[1] == "sc17-proto" and n[2] == "sc17-s1" and n[3] == "sc17-s2" and n[4] == "drmaestro")
   local t, j = placement.scenario("sc17-s1")
   assert(j:count() == 100 and #t:gpus() == 20)
 end)

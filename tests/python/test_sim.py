@@ -19,7 +19,7 @@ def proto(policy):
 
 
 def test_scenario_names():
-    assert placement.scenario_names() == ["sc17-proto", "sc17-s1", "sc17-s2"]
+    assert placement.scenario_names() == ["sc17-proto", "sc17-s1", "sc17-s2", "drmaestro"]
     t, j = placement.scenario("sc17-s1")
     # workloads-100.json on 5 Minsky machines of 4 GPUs each.
     assert len(j) == 100 and len(t.gpus()) == 20

@@ -447,7 +447,8 @@ static void test_scenarios(void **s)
     assert_string_equal(names[0], "sc17-proto");
     assert_string_equal(names[1], "sc17-s1");
     assert_string_equal(names[2], "sc17-s2");
-    assert_null(names[3]);
+    assert_string_equal(names[3], "drmaestro");
+    assert_null(names[4]);
 
     pl_topology *t = NULL;
     pl_jobset *js = NULL;
@@ -518,11 +519,12 @@ static void test_svg(void **s)
     assert_non_null(strstr(buf, "CDF of job slowdown"));
     assert_non_null(strstr(buf, "CDF of waiting time"));
     assert_non_null(strstr(buf, ">b&lt;f</text>"));
-    /* One curve per run and panel. */
+    assert_non_null(strstr(buf, "GPU utilisation over time"));
+    /* One curve per run and panel (two CDFs and the utilisation). */
     int curves = 0;
     for (const char *p = buf; (p = strstr(p, "<polyline")); p++)
         curves++;
-    assert_int_equal(curves, 4);
+    assert_int_equal(curves, 6);
     free(buf);
     assert_pl_status(pl_sim_write_svg(rs, labels, 0, "x", stdout), PL_EINVAL);
     pl_sim_result_free((pl_sim_result *)rs[0]);

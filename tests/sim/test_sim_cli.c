@@ -75,6 +75,106 @@ static void test_simulate_trace(void **s)
     assert_non_null(strstr(out, "\nbf "));
 }
 
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A CSV trace on a JSON cluster (two 2s4g-pcie machines), a startup delay
+ * of 2 s for every job and a failure: fcfs places a on node0 and b on node1
+ * at 0 (tasks start at 2); a GPU of node1 fails at 5: b is killed (20
+ * GPU-seconds lost) and waits for 4 GPUs on one machine: node0 after a ends
+ * at 12; b starts at 14 and ends at 24. */
+static void test_simulate_trace_cluster_failures(void **s)
+{
+    (void)s;
+    char dir[64], args[1024], path[512];
+    make_tmp(dir);
+    snprintf(path, sizeof path, "%s/t.csv", dir);
+    write_file(path, "name,arrival,gpus,duration\na,0,4,10\nb,0,4,10\n");
+    snprintf(path, sizeof path, "%s/c.json", dir);
+    write_file(path, "{\"name\": \"lab\", \"templates\": {\"m\": {\"builtin\": \"2s4g-pcie\"}},\n"
+                     " \"machines\": [{\"template\": \"m\", \"count\": 2}]}\n");
+    snprintf(path, sizeof path, "%s/f.csv", dir);
+    write_file(path, "time,gpu,repair\n5,lab/node1/package0/pci-switch0/gpu0,10\n");
+    snprintf(args, sizeof args, "simulate --trace %s/t.csv --cluster %s/c.json --failures %s/f.csv "
+             "--startup-delay 2 --policy fcfs --out %s/o", dir, dir, dir, dir);
+    assert_int_equal(run(args, 0), 0);
+    snprintf(path, sizeof path, "trace: 2 jobs on 2 machines, 8 GPUs (%s/c.json)\n", dir);
+    assert_non_null(strstr(out, path));
+    assert_non_null(strstr(out, "fcfs: 1 device failures, 1 jobs killed and re-queued, 20.0 GPU-seconds lost"));
+    assert_non_null(strstr(out, " gpu_util   frag\n"));
+    snprintf(path, sizeof path, "%s/o/trace-fcfs.csv", dir);
+    char *csv = slurp(path);
+    assert_non_null(csv);
+    assert_non_null(strstr(csv, "\n0,a,done,4,0.000000,2.000000,12.000000,2.000000,10.000000,"));
+    assert_non_null(strstr(csv, "\n1,b,done,4,0.000000,14.000000,24.000000,14.000000,10.000000,"));
+    snprintf(path, sizeof path, "%s/o/trace-fcfs-timeline.csv", dir);
+    csv = slurp(path);
+    assert_non_null(csv);
+    assert_int_equal(strncmp(csv, "time,running,queued,gpus_used,gpus_failed,gpu_util,", 51), 0);
+    assert_non_null(strstr(csv, "\n5.000000,1,1,4,1,0.500000,")); /* a runs, b queued, 1 GPU down */
+
+    /* Errors: the trace's file and line, the cluster's loader, usage. */
+    snprintf(path, sizeof path, "%s/bad.csv", dir);
+    write_file(path, "arrival,gpus\n0,two\n");
+    snprintf(args, sizeof args, "simulate --trace %s --policy fcfs", path);
+    assert_int_equal(run(args, 1), 1);
+    snprintf(path, sizeof path, "%s/bad.csv:2: column 'gpus': expected a number, got 'two'", dir);
+    assert_non_null(strstr(out, path));
+    snprintf(args, sizeof args, "simulate --trace %s/t.csv --cluster %s/c.json --machines 3", dir, dir);
+    assert_int_equal(run(args, 1), 2);
+    assert_non_null(strstr(out, "not with --cluster"));
+    snprintf(args, sizeof args, "simulate --trace %s/t.csv --cluster %s/nope.json", dir, dir);
+    assert_int_equal(run(args, 1), 1);
+    snprintf(args, sizeof args, "simulate --trace %s/t.csv --startup-delay -1", dir);
+    assert_int_equal(run(args, 1), 2);
+    snprintf(path, sizeof path, "%s/f2.csv", dir);
+    write_file(path, "time,gpu\n1,gpu9\n");
+    snprintf(args, sizeof args, "simulate --trace %s/t.csv --failures %s", dir, path);
+    assert_int_equal(run(args, 1), 1);
+    assert_non_null(strstr(out, "f2.csv:2: column 'gpu': no vertex 'gpu9'"));
+    snprintf(args, sizeof args, "rm -rf '%s'", dir);
+    assert_int_equal(system(args), 0);
+}
+
+/* The progress bar: on stderr only when it is a terminal (a pseudo-terminal
+ * from script(1) here), never on a pipe, and not with --quiet. */
+static void test_progress_bar(void **s)
+{
+    (void)s;
+    assert_int_equal(run("simulate --scenario sc17-s1 --policy fcfs", 1), 0);
+    assert_null(strstr(out, "jobs, t ="));
+    assert_null(strchr(out, '\r'));
+    const char *bin = getenv("PL_PLACEMENT_BIN");
+    if (!bin || system("command -v script > /dev/null 2>&1") != 0) {
+        skip();
+        return;
+    }
+    char cmd[PL_PATH_MAX + 256];
+    snprintf(cmd, sizeof cmd, "script -qec '%s simulate --scenario sc17-s1 --policy fcfs,bf > /dev/null' /dev/null",
+             bin);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    assert_int_equal(pclose(p), 0);
+    assert_non_null(strstr(out, "\r[1/2] sc17-s1: fcfs "));
+    assert_non_null(strstr(out, "\r[2/2] sc17-s1: bf "));
+    assert_non_null(strstr(out, "[##############################] 100.0% 100/100 jobs, t = "));
+    snprintf(cmd, sizeof cmd, "script -qec '%s simulate --scenario sc17-s1 --policy fcfs --quiet > /dev/null' /dev/null",
+             bin);
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    pclose(p);
+    assert_null(strstr(out, "jobs, t ="));
+}
+
 static void test_simulate_errors(void **s)
 {
     (void)s;
@@ -119,6 +219,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_simulate_scenario), cmocka_unit_test(test_simulate_trace),
         cmocka_unit_test(test_simulate_errors),   cmocka_unit_test(test_demo),
+        cmocka_unit_test(test_simulate_trace_cluster_failures),
+        cmocka_unit_test(test_progress_bar),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

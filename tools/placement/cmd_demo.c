@@ -106,11 +106,12 @@ int cmd_demo(int argc, char **argv)
             fprintf(stderr, "placement demo: %s\n", pl_last_error());
             return 1;
         }
-        sim_settings set = {1, 0, out, 0, PL_SIM_RUNTIME_PROGRESS, svg[sc], sizeof svg[sc]};
+        sim_settings set = {.seed = 1, .out_dir = out, .runtime = PL_SIM_RUNTIME_PROGRESS,
+                            .svg_path = svg[sc], .svg_path_size = sizeof svg[sc]};
         sim_row rows[NPOL], art[NPOL];
         int rc = sim_compare(scenarios[sc], topo, jobs, policies, NPOL, &set, rows);
         if (!rc && sc == 0) {
-            sim_settings aset = {1, 0, NULL, 1, PL_SIM_RUNTIME_ARTIFACT, NULL, 0};
+            sim_settings aset = {.seed = 1, .quiet = 1, .runtime = PL_SIM_RUNTIME_ARTIFACT};
             rc = sim_compare(scenarios[sc], topo, jobs, policies, NPOL, &aset, art);
         }
         pl_jobset_free(jobs);

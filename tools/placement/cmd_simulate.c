@@ -12,16 +12,18 @@
 static void simulate_usage(FILE *f)
 {
     fprintf(f,
-            "usage: placement simulate (--scenario NAME | --trace FILE) [--machines N] [--jobs N]\n"
-            "                          [--policy NAME[,NAME...]] [--seed N] [--interval S]\n"
-            "                          [--runtime progress|artifact] [--out DIR] [--quiet]\n"
+            "usage: placement simulate (--scenario NAME | --trace FILE) [--cluster FILE.json]\n"
+            "                          [--machines N] [--jobs N] [--policy NAME[,NAME...]] [--seed N]\n"
+            "                          [--interval S] [--runtime progress|artifact]\n"
+            "                          [--startup-delay S] [--failures FILE] [--out DIR] [--quiet]\n"
             "\n"
-            "Replay a workload on a cluster of Minsky machines under each policy (same\n"
-            "workload, same cluster) and print one row per policy: makespan (the SC17\n"
-            "paper's cumulative execution time), mean turnaround, mean and max wait, mean\n"
+            "Replay a workload on a cluster (Minsky machines unless --cluster) under each\n"
+            "policy (same workload, same cluster) and print one row per policy: makespan (the\n"
+            "SC17 paper's cumulative execution time), mean turnaround, mean and max wait, mean\n"
             "slowdown against the ideal solo time, jobs slower than ideal, jobs placed below\n"
-            "their minimal utility, rejected and unfinished jobs, and the policy's time per\n"
-            "scheduling call (median, 99th percentile). Metrics: doc/simulator.md.\n"
+            "their minimal utility, rejected and unfinished jobs, the policy's time per\n"
+            "scheduling call (median, 99th percentile), mean GPU utilisation and mean\n"
+            "fragmentation. Metrics: doc/simulator.md.\n"
             "\n"
             "  -s, --scenario NAME  a built-in scenario:");
     for (const char *const *n = pl_sim_scenario_names(); *n; n++)
@@ -30,7 +32,11 @@ static void simulate_usage(FILE *f)
                "                       nvme-s1 --help)");
     fprintf(f,
             "\n"
-            "  -t, --trace FILE     an SC17 artifact workload file (workloads-*.json)\n"
+            "  -t, --trace FILE     a workload trace: CSV or JSON (columns arrival, gpus, cores,\n"
+            "                       memory, type, size, duration, deadline, priority, ...;\n"
+            "                       doc/simulator.md) or an SC17 artifact file (workloads-*.json)\n"
+            "  -c, --cluster FILE   a JSON cluster description (doc/topology-json.md) instead of\n"
+            "                       the Minsky machines\n"
             "  -m, --machines N     Minsky machines (default: the scenario's; 5 for a trace)\n"
             "  -n, --jobs N         jobs of the generated sc17-s2 workload (default 10000)\n"
             "  -p, --policy LIST    comma-separated policies (default topo-aware,topo-aware-p,fcfs,bf):");
@@ -42,9 +48,13 @@ static void simulate_usage(FILE *f)
             "  -i, --interval S     seconds between scheduling rounds (default 1)\n"
             "  -r, --runtime MODEL  progress (default: remaining work rescaled when neighbours\n"
             "                       change) or artifact (the SC17 artifact's, for comparison)\n"
-            "  -o, --out DIR        write DIR/NAME-POLICY.csv (one line per job) and DIR/NAME.svg\n"
-            "                       (CDFs of slowdown and waiting time per policy)\n"
-            "  -q, --quiet          no progress line on the terminal\n"
+            "  -d, --startup-delay S  seconds from a job's placement to its tasks' start (default 0;\n"
+            "                       a trace's startup column wins)\n"
+            "  -f, --failures FILE  device failures: CSV time,gpu,repair (gpu: vertex or path)\n"
+            "  -o, --out DIR        write DIR/NAME-POLICY.csv (one line per job),\n"
+            "                       DIR/NAME-POLICY-timeline.csv (utilisation over time) and\n"
+            "                       DIR/NAME.svg (CDFs of slowdown and waiting time, utilisation)\n"
+            "  -q, --quiet          no progress bar on the terminal\n"
             "\n"
             "Exit status: 0 ok, 1 a load or a run failed, 2 usage error.\n");
 }
@@ -108,19 +118,28 @@ int cmd_simulate(int argc, char **argv)
         {"policy", required_argument, NULL, 'p'},   {"seed", required_argument, NULL, 'S'},
         {"interval", required_argument, NULL, 'i'}, {"out", required_argument, NULL, 'o'},
         {"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'},
-        {"runtime", required_argument, NULL, 'r'},
+        {"runtime", required_argument, NULL, 'r'},  {"cluster", required_argument, NULL, 'c'},
+        {"startup-delay", required_argument, NULL, 'd'}, {"failures", required_argument, NULL, 'f'},
         {NULL, 0, NULL, 0},
     };
     const char *scenario = NULL, *trace = NULL, *policy = "topo-aware,topo-aware-p,fcfs,bf";
+    const char *cluster = NULL, *failures = NULL;
     long long machines = 0, njobs = 0;
-    sim_settings set = {1, 0, NULL, 0, PL_SIM_RUNTIME_PROGRESS, NULL, 0};
+    sim_settings set = {.seed = 1, .runtime = PL_SIM_RUNTIME_PROGRESS};
     char *end;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "s:t:m:n:p:i:o:r:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "s:t:m:n:p:i:o:r:c:d:f:qh", longopts, NULL)) != -1) {
         switch (c) {
         case 's': scenario = optarg; break;
         case 't': trace = optarg; break;
+        case 'c': cluster = optarg; break;
+        case 'f': failures = optarg; break;
+        case 'd':
+            set.startup_delay = strtod(optarg, &end);
+            if (!*optarg || *end || !(set.startup_delay >= 0) || set.startup_delay > 1e15)
+                return usage_error("--startup-delay wants a number of seconds >= 0");
+            break;
         case 'p': policy = optarg; break;
         case 'o': set.out_dir = optarg; break;
         case 'q': set.quiet = 1; break;
@@ -160,6 +179,8 @@ int cmd_simulate(int argc, char **argv)
     }
     if (!!scenario + !!trace != 1)
         return usage_error("give exactly one of --scenario, --trace");
+    if (cluster && machines)
+        return usage_error("--machines sizes the Minsky cluster: not with --cluster");
     char polbuf[1024];
     const char *names[MAX_POLICIES];
     snprintf(polbuf, sizeof polbuf, "%s", policy);
@@ -176,6 +197,9 @@ int cmd_simulate(int argc, char **argv)
 
     pl_topology *topo = NULL;
     pl_jobset *jobs = NULL;
+    pl_sim_trace *tr = NULL;
+    pl_sim_failure *fail = NULL;
+    int32_t nfail = 0;
     pl_status st;
     const char *name;
     if (scenario) {
@@ -188,17 +212,35 @@ int cmd_simulate(int argc, char **argv)
         name = scenario;
     } else {
         pl_topology *m = NULL;
-        st = pl_jobset_load_sc17(trace, &jobs);
-        if (!st)
+        st = pl_sim_trace_load(trace, &tr);
+        if (!st) {
+            set.priority = pl_sim_trace_priorities(tr);
+            if (set.startup_delay == 0)
+                set.startup = pl_sim_trace_startup_delays(tr);
+        }
+        if (!st && !cluster)
             st = pl_topology_builtin("minsky", &m);
-        if (!st)
+        if (!st && !cluster)
             st = pl_topology_cluster(m, machines ? (int32_t)machines : 5, 32, 0, &topo);
         pl_topology_free(m);
         name = "trace";
     }
+    if (!st && cluster) {
+        pl_topology_free(topo);
+        topo = NULL;
+        st = pl_topology_load_json(cluster, &topo);
+    }
+    if (!st && failures) {
+        st = pl_sim_failures_load(failures, topo, &fail, &nfail);
+        set.failures = fail;
+        set.nfailures = nfail;
+    }
+    const pl_jobset *work = tr ? pl_sim_trace_jobs(tr) : jobs;
     if (st) {
         fprintf(stderr, "placement simulate: %s\n", pl_last_error());
         pl_jobset_free(jobs);
+        pl_sim_trace_free(tr);
+        pl_sim_failures_free(fail);
         pl_topology_free(topo);
         return 1;
     }
@@ -206,16 +248,25 @@ int cmd_simulate(int argc, char **argv)
     char svg[4096] = "";
     set.svg_path = svg;
     set.svg_path_size = sizeof svg;
-    int32_t nmach = 0;
+    int32_t nmach = 0, ngpu = 0;
     pl_topology_descendants(topo, -1, PL_VK_MACHINE, NULL, 0, &nmach);
-    printf("%s: %d jobs on %d Minsky machines\n", name, (int)pl_jobset_count(jobs), (int)nmach);
-    int rc = sim_compare(name, topo, jobs, names, npol, &set, rows);
+    pl_topology_descendants(topo, -1, PL_VK_GPU, NULL, 0, &ngpu);
+    if (cluster)
+        printf("%s: %d jobs on %d machines, %d GPUs (%s)\n", name, (int)pl_jobset_count(work), (int)nmach,
+               (int)ngpu, cluster);
+    else
+        printf("%s: %d jobs on %d %s machines\n", name, (int)pl_jobset_count(work), (int)nmach,
+               scenario && !strcmp(scenario, "drmaestro") ? "Firestone" : "Minsky");
+    int rc = sim_compare(name, topo, work, names, npol, &set, rows);
     if (!rc) {
         sim_print_table(stdout, rows, npol);
         if (set.out_dir)
-            printf("per-job CSVs: %s/%s-POLICY.csv; plot: %s\n", set.out_dir, name, svg);
+            printf("per-job CSVs: %s/%s-POLICY.csv; utilisation: %s/%s-POLICY-timeline.csv; plot: %s\n",
+                   set.out_dir, name, set.out_dir, name, svg);
     }
     pl_jobset_free(jobs);
+    pl_sim_trace_free(tr);
+    pl_sim_failures_free(fail);
     pl_topology_free(topo);
     return rc;
 }

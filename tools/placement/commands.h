@@ -25,6 +25,11 @@ typedef struct sim_settings {
     pl_sim_runtime runtime;    /* run-time model */
     char *svg_path;            /* receives the SVG's path when out_dir is set */
     size_t svg_path_size;
+    const double *priority;    /* per-job queue priorities (a trace's), or NULL */
+    const double *startup;     /* per-job startup delays (a trace's), or NULL */
+    double startup_delay;      /* for every job when startup is NULL */
+    const pl_sim_failure *failures; /* device failures, or NULL */
+    int32_t nfailures;
 } sim_settings;
 
 typedef struct sim_row {

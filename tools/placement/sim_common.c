@@ -18,19 +18,48 @@ int sim_make_dir(const char *dir)
     return 0;
 }
 
-static int write_csv(const char *path, const pl_sim_result *res)
+static int write_csv(const char *path, const pl_sim_result *res,
+                     pl_status (*writer)(const pl_sim_result *, FILE *))
 {
     FILE *f = fopen(path, "w");
     if (!f) {
         fprintf(stderr, "placement: cannot write %s: %s\n", path, strerror(errno));
         return 1;
     }
-    pl_status st = pl_sim_result_write_csv(res, f);
+    pl_status st = writer(res, f);
     if (fclose(f) != 0 || st) {
         fprintf(stderr, "placement: writing %s failed\n", path);
         return 1;
     }
     return 0;
+}
+
+/* The progress bar on stderr (a terminal only): which policy of how many,
+ * a bar of the jobs settled, and the simulated time. */
+typedef struct progress_bar {
+    const char *name, *policy;
+    int index, count;
+    int last_permille;
+} progress_bar;
+
+#define BAR_WIDTH 30
+
+static void draw_bar(void *data, int32_t settled, int32_t total, double sim_time)
+{
+    progress_bar *b = data;
+    int permille = total > 0 ? (int)((int64_t)settled * 1000 / total) : 1000;
+    /* Redraw every 0.5 %: a terminal is slow next to a fast simulation. */
+    if (b->last_permille >= 0 && permille / 5 == b->last_permille / 5 && settled < total)
+        return;
+    b->last_permille = permille;
+    char bar[BAR_WIDTH + 1];
+    int fill = permille * BAR_WIDTH / 1000;
+    for (int i = 0; i < BAR_WIDTH; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[BAR_WIDTH] = '\0';
+    fprintf(stderr, "\r[%d/%d] %s: %-13s [%s] %5.1f%% %d/%d jobs, t = %.0f s ", b->index, b->count, b->name,
+            b->policy, bar, permille / 10.0, (int)settled, (int)total, sim_time);
+    fflush(stderr);
 }
 
 int sim_compare(const char *name, const pl_topology *topo, const pl_jobset *jobs,
@@ -41,8 +70,9 @@ int sim_compare(const char *name, const pl_topology *topo, const pl_jobset *jobs
         return 1;
     int rc = 0, tty = isatty(STDERR_FILENO) && !set->quiet;
     for (int p = 0; p < npol && !rc; p++) {
+        progress_bar bar = {name, policies[p], p + 1, npol, -1};
         if (tty)
-            fprintf(stderr, "\r[%d/%d] %s: %-14s", p + 1, npol, name, policies[p]);
+            draw_bar(&bar, 0, pl_jobset_count(jobs), 0);
         pl_sim_opts o;
         pl_sim_opts_init(&o);
         o.policy.policy = policies[p];
@@ -50,6 +80,15 @@ int sim_compare(const char *name, const pl_topology *topo, const pl_jobset *jobs
         if (set->interval > 0)
             o.interval = set->interval;
         o.runtime = set->runtime;
+        o.job_priority = set->priority;
+        o.job_startup_delay = set->startup;
+        o.startup_delay = set->startup_delay;
+        o.failures = set->failures;
+        o.nfailures = set->nfailures;
+        if (tty) {
+            o.progress = draw_bar;
+            o.progress_data = &bar;
+        }
         pl_sim *sim = NULL;
         pl_status st = pl_sim_create(topo, jobs, &o, &sim);
         if (!st)
@@ -65,13 +104,16 @@ int sim_compare(const char *name, const pl_topology *topo, const pl_jobset *jobs
         pl_sim_result_summary(res[p], &rows[p].sum);
     }
     if (tty)
-        fprintf(stderr, "\r%*s\r", 60, "");
+        fprintf(stderr, "\r%*s\r", 110, "");
     if (!rc && set->out_dir) {
         rc = sim_make_dir(set->out_dir);
         char path[4096];
         for (int p = 0; p < npol && !rc; p++) {
             snprintf(path, sizeof path, "%s/%s-%s.csv", set->out_dir, name, policies[p]);
-            rc = write_csv(path, res[p]);
+            rc = write_csv(path, res[p], pl_sim_result_write_csv);
+            snprintf(path, sizeof path, "%s/%s-%s-timeline.csv", set->out_dir, name, policies[p]);
+            if (!rc)
+                rc = write_csv(path, res[p], pl_sim_result_write_timeline_csv);
         }
         snprintf(path, sizeof path, "%s/%s.svg", set->out_dir, name);
         FILE *f = rc ? NULL : fopen(path, "w");
@@ -99,14 +141,21 @@ int sim_compare(const char *name, const pl_topology *topo, const pl_jobset *jobs
 
 void sim_print_table(FILE *f, const sim_row *rows, int n)
 {
-    fprintf(f, "%-13s %10s %10s %9s %9s %9s %7s %7s %6s %6s %9s %9s\n", "policy", "makespan_s",
+    fprintf(f, "%-13s %10s %10s %9s %9s %9s %7s %7s %6s %6s %9s %9s %8s %6s\n", "policy", "makespan_s",
             "turnaround", "mean_wait", "max_wait", "mean_slow", "slower", "below_u", "rejct",
-            "unfin", "dec_p50ms", "dec_p99ms");
+            "unfin", "dec_p50ms", "dec_p99ms", "gpu_util", "frag");
+    int failures = 0;
     for (int p = 0; p < n; p++) {
         const pl_sim_summary *s = &rows[p].sum;
-        fprintf(f, "%-13s %10.1f %10.1f %9.1f %9.1f %9.3f %7d %7d %6d %6d %9.3f %9.3f\n",
+        fprintf(f, "%-13s %10.1f %10.1f %9.1f %9.1f %9.3f %7d %7d %6d %6d %9.3f %9.3f %8.3f %6.3f\n",
                 rows[p].policy, s->makespan, s->mean_turnaround, s->mean_wait, s->max_wait,
                 s->mean_slowdown, (int)s->slower_than_ideal, (int)s->below_min_utility,
-                (int)s->rejected, (int)s->unfinished, s->decision_p50 * 1e3, s->decision_p99 * 1e3);
+                (int)s->rejected, (int)s->unfinished, s->decision_p50 * 1e3, s->decision_p99 * 1e3,
+                s->mean_gpu_util, s->mean_fragmentation);
+        failures |= s->failures > 0;
     }
+    for (int p = 0; failures && p < n; p++)
+        fprintf(f, "%s: %d device failures, %d jobs killed and re-queued, %.1f GPU-seconds lost\n",
+                rows[p].policy, (int)rows[p].sum.failures, (int)rows[p].sum.jobs_killed,
+                rows[p].sum.lost_gpu_seconds);
 }

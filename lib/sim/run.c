@@ -1,0 +1,507 @@
+/* One run of the simulator (doc/simulator.md sec. 1): the event loop, the
+ * scheduling rounds, and placing, starting, finishing and killing jobs. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim_impl.h"
+
+static pl_status sock_add(srun *r, int32_t s, int32_t job)
+{
+    if (r->sock_n[s] == r->sock_cap[s]) {
+        int32_t c = r->sock_cap[s] ? 2 * r->sock_cap[s] : 4;
+        int32_t *p = pl_realloc_array(r->sock_jobs[s], (size_t)c, sizeof *p);
+        if (!p)
+            return PL_ENOMEM;
+        r->sock_jobs[s] = p;
+        r->sock_cap[s] = c;
+    }
+    r->sock_jobs[s][r->sock_n[s]++] = job;
+    return PL_OK;
+}
+
+/* Order is kept so that neighbour scans, and therefore the float sums of a
+ * run, do not depend on removal history beyond the events themselves. */
+static void remove_id(int32_t *arr, int32_t *n, int32_t id)
+{
+    for (int32_t i = 0; i < *n; i++)
+        if (arr[i] == id) {
+            memmove(arr + i, arr + i + 1, (size_t)(*n - i - 1) * sizeof *arr);
+            (*n)--;
+            return;
+        }
+}
+
+/* Queue order: higher priority first, then earlier arrival, then workload
+ * index. With equal priorities this is the arrival order the events give. */
+static int queued_before(const srun *r, int32_t a, int32_t b)
+{
+    if (r->j[a].prio != r->j[b].prio)
+        return r->j[a].prio > r->j[b].prio;
+    double ta = r->res->rec[a].arrival, tb = r->res->rec[b].arrival;
+    if (ta != tb)
+        return ta < tb;
+    return a < b;
+}
+
+void pl_sim_enqueue(srun *r, int32_t i)
+{
+    int32_t lo = 0, hi = r->nqueue;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (queued_before(r, r->queue[mid], i))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    memmove(r->queue + lo + 1, r->queue + lo, (size_t)(r->nqueue - lo) * sizeof *r->queue);
+    r->queue[lo] = i;
+    r->nqueue++;
+}
+
+pl_status pl_sim_want_round(srun *r, double t)
+{
+    if (r->round_pending || r->nqueue == 0)
+        return PL_OK;
+    double tick = ceil(t / r->interval) * r->interval;
+    if (tick < t)
+        tick += r->interval;
+    r->round_pending = 1;
+    return pl_sim_heap_push(&r->heap, tick, PL_SIM_EV_ROUND, -1, 0);
+}
+
+static pl_status gpu_error(const srun *r, int32_t v, const char *job, const char *what, const char *other)
+{
+    char path[256];
+    if (pl_topology_path_name(r->topo, v, path, sizeof path))
+        snprintf(path, sizeof path, "vertex %d", (int)v);
+    return pl_err(PL_EINTERNAL, "simulator: GPU %s given to job %s %s%s", path, job, what, other);
+}
+
+/* The allocation check: every GPU exists, is up and is held by no job. */
+static pl_status check_gpus(const srun *r, const sjob *a, const int32_t *gpus, int32_t ngpus)
+{
+    const pl_sim *s = r->s;
+    for (int32_t g = 0; g < ngpus; g++) {
+        int32_t v = gpus[g];
+        if (v < 0 || v >= s->nvert || s->gpu_socket[v] < 0)
+            return pl_err(PL_EINTERNAL, "simulator: job %s placed on vertex %d, not a GPU",
+                          pl_job_name(a->job), (int)v);
+        if (r->owner[v] >= 0)
+            return gpu_error(r, v, pl_job_name(a->job), "is already held by job ",
+                             pl_job_name(r->j[r->owner[v]].job));
+        if (r->m.failed[v])
+            return gpu_error(r, v, pl_job_name(a->job), "is down (device failure)", "");
+    }
+    return PL_OK;
+}
+
+/* The job's tasks begin: it joins its sockets' neighbour lists and starts
+ * progressing (at its placement, or after its startup delay). */
+static pl_status begin_tasks(srun *r, int32_t i, double t)
+{
+    sjob *a = &r->j[i];
+    pl_sim_job_record *rec = &r->res->rec[i];
+    const pl_sim *s = r->s;
+    pl_status st = PL_OK;
+    for (int32_t q = 0; q < a->nsock && !st; q++)
+        st = sock_add(r, a->sockets[q], i);
+    pl_spread spread = a->nsock == 1 ? PL_SPREAD_INTRA_SOCKET : PL_SPREAD_INTER_SOCKET;
+    if (!st)
+        st = pl_sim_solo_time(s, a->job, a->k, spread, &a->solo);
+    /* Ideal: the best spread this machine allows (several machines: any). */
+    int32_t per_socket = 0;
+    for (int32_t m = 0; m < s->nmachines && !st; m++)
+        if ((rec->machine < 0 || m == rec->machine) && s->machine_socket_max[m] > per_socket)
+            per_socket = s->machine_socket_max[m];
+    pl_spread best = a->k <= per_socket ? PL_SPREAD_INTRA_SOCKET : PL_SPREAD_INTER_SOCKET;
+    if (!st)
+        st = pl_sim_solo_time(s, a->job, a->k, best, &rec->ideal_time);
+    if (!st && s->opts.runtime == PL_SIM_RUNTIME_ARTIFACT)
+        st = pl_sim_solo_time(s, a->job, a->k, PL_SPREAD_INTRA_SOCKET, &a->intra);
+    if (st)
+        return st;
+    a->start = t;
+    a->scheduled = 0;
+    a->running = 1;
+    a->remaining = 1;
+    a->last = t;
+    a->slow = 1;
+    a->net = 1;
+    rec->start = t;
+    rec->wait = t - rec->arrival;
+    if (a->remote > 0) {
+        /* More load on the network: every remote job slows (this one too,
+         * rescheduled by its neighbour update below). */
+        r->remote_gpus += a->remote;
+        if ((st = pl_sim_update_remote(r, t)))
+            return st;
+        r->remote_jobs[r->nremote_jobs++] = i;
+    }
+    return pl_sim_update_neighbours(r, i, t, 1);
+}
+
+pl_status pl_sim_commit(srun *r, int32_t i, pl_plan_item *plan, int32_t nplan, const int32_t *gpus,
+                        int32_t ngpus, int32_t machine, double utility, double t)
+{
+    sjob *a = &r->j[i];
+    pl_sim_job_record *rec = &r->res->rec[i];
+    const pl_sim *s = r->s;
+    free(a->plan);
+    a->plan = plan;
+    a->nplan = nplan;
+    pl_status st = check_gpus(r, a, gpus, ngpus);
+    if (st)
+        return st;
+    if (!pl_plan_fits(r->topo, a->plan, a->nplan, 0))
+        return pl_err(PL_EINTERNAL, "simulator: job %s was given resources that are not free",
+                      pl_job_name(a->job));
+    if ((st = pl_plan_alloc(r->topo, a->plan, a->nplan)))
+        return st;
+    if (!a->gpus && (!(a->gpus = pl_alloc((size_t)a->k + 1, sizeof *a->gpus)) ||
+                     !(a->sockets = pl_alloc((size_t)a->k + 1, sizeof *a->sockets))))
+        return PL_ENOMEM;
+    a->ngpus = ngpus;
+    a->nsock = 0;
+    for (int32_t g = 0; g < ngpus; g++) {
+        int32_t v = gpus[g], sk = s->gpu_socket[v];
+        a->gpus[g] = v;
+        r->owner[v] = i;
+        int dup = 0;
+        for (int32_t q = 0; q < a->nsock; q++)
+            dup |= a->sockets[q] == sk;
+        if (!dup)
+            a->sockets[a->nsock++] = sk;
+    }
+    pl_sim_metrics_plan(r, a->plan, a->nplan, +1);
+    a->held = 1;
+    r->running[r->nrunning++] = i;
+    rec->placed = t;
+    rec->utility = utility;
+    rec->below_min_utility = utility < rec->min_utility;
+    rec->cross_socket = a->nsock > 1;
+    rec->machine = machine;
+    double delay = s->opts.job_startup_delay ? s->opts.job_startup_delay[i] : s->opts.startup_delay;
+    if (delay > 0) {
+        a->version++;
+        return pl_sim_heap_push(&r->heap, t + delay, PL_SIM_EV_TASK_START, i, a->version);
+    }
+    return begin_tasks(r, i, t);
+}
+
+/* Give job i the GPUs of a policy's decision under the resource rule of
+ * placement/policy.h. */
+static pl_status place_job(srun *r, int32_t i, const pl_decision_info *info, double t)
+{
+    sjob *a = &r->j[i];
+    const pl_sim *s = r->s;
+    if (info->ngpus != a->k)
+        return pl_err(PL_EINTERNAL, "simulator: job %s placed on %d GPUs, wants %d",
+                      pl_job_name(a->job), (int)info->ngpus, (int)a->k);
+    pl_status st = check_gpus(r, a, info->gpus, info->ngpus);
+    pl_plan_item *plan = NULL;
+    int32_t nplan = 0;
+    if (!st)
+        st = pl_plan_build(r->topo, a->job, info->gpus, a->k, &plan, &nplan);
+    if (st)
+        return st;
+    int32_t machine = s->gpu_machine[info->gpus[0]];
+    for (int32_t g = 1; g < a->k; g++)
+        if (s->gpu_machine[info->gpus[g]] != machine)
+            machine = -1;
+    return pl_sim_commit(r, i, plan, nplan, info->gpus, a->k, machine, info->utility, t);
+}
+
+/* Give back everything job i holds; its neighbours speed up. */
+static pl_status release_job(srun *r, int32_t i, double t)
+{
+    sjob *a = &r->j[i];
+    for (int32_t p = 0; p < a->nplan; p++) {
+        pl_status st = pl_topology_release(r->topo, a->plan[p].v, a->plan[p].res, a->plan[p].amount);
+        if (st)
+            return st;
+    }
+    pl_sim_metrics_plan(r, a->plan, a->nplan, -1);
+    for (int32_t g = 0; g < a->ngpus; g++)
+        r->owner[a->gpus[g]] = -1;
+    int was_running = a->running;
+    if (was_running)
+        for (int32_t q = 0; q < a->nsock; q++)
+            remove_id(r->sock_jobs[a->sockets[q]], &r->sock_n[a->sockets[q]], i);
+    remove_id(r->running, &r->nrunning, i);
+    a->running = 0;
+    a->held = 0;
+    pl_status st = was_running ? pl_sim_update_neighbours(r, i, t, 0) : PL_OK;
+    if (!st && was_running && a->remote > 0) {
+        remove_id(r->remote_jobs, &r->nremote_jobs, i);
+        r->remote_gpus -= a->remote;
+        st = pl_sim_update_remote(r, t);
+    }
+    a->remote = 0;
+    return st;
+}
+
+void pl_sim_reject(srun *r, int32_t i)
+{
+    r->res->rec[i].state = PL_SIM_REJECTED;
+    r->settled++;
+}
+
+static void report(srun *r, double t, int last)
+{
+    const pl_sim_opts *o = &r->s->opts;
+    int32_t total = r->s->njobs;
+    int64_t step = total > 0 ? (int64_t)r->settled * 1000 / total : 1000;
+    if (!o->progress || (!last && step == r->progress_step))
+        return;
+    r->progress_step = step;
+    o->progress(o->progress_data, r->settled, total, t);
+}
+
+static pl_status finish_job(srun *r, int32_t i, double t)
+{
+    pl_sim_job_record *rec = &r->res->rec[i];
+    r->settled++;
+    rec->state = PL_SIM_DONE;
+    rec->finish = t;
+    rec->run_time = t - rec->start;
+    rec->slowdown = rec->ideal_time > 0 ? rec->run_time / rec->ideal_time : 1;
+    return release_job(r, i, t);
+}
+
+pl_status pl_sim_kill_job(srun *r, int32_t i, double t)
+{
+    sjob *a = &r->j[i];
+    pl_sim_job_record *rec = &r->res->rec[i];
+    r->killed++;
+    r->lost_gpu_seconds += (t - rec->placed) * a->k;
+    pl_status st = release_job(r, i, t);
+    if (st)
+        return st;
+    a->version++; /* its pending finish or task start is stale */
+    rec->restarts++;
+    rec->placed = rec->start = rec->finish = -1;
+    rec->wait = rec->run_time = rec->ideal_time = rec->slowdown = rec->utility = 0;
+    rec->below_min_utility = rec->cross_socket = 0;
+    rec->remote_gpus = 0;
+    rec->machine = -1;
+    pl_sim_enqueue(r, i);
+    return pl_sim_want_round(r, t);
+}
+
+pl_status pl_sim_record_time(pl_sim_result *res, double dt)
+{
+    pl_status st = pl_grow((void **)&res->dtimes, &res->capdtimes, res->ndtimes + 1,
+                           sizeof *res->dtimes);
+    if (!st)
+        res->dtimes[res->ndtimes++] = dt;
+    return st;
+}
+
+static pl_status do_round(srun *r, double t)
+{
+    if (r->drm_mode)
+        return pl_sim_drm_round(r, t);
+    r->round_pending = 0;
+    pl_status st = pl_sim_place_cpu_jobs(r, t);
+    if (st || r->nqueue == 0)
+        return st;
+    pl_job **queue = pl_alloc((size_t)r->nqueue, sizeof *queue);
+    pl_running_job *run = pl_alloc((size_t)r->nrunning + 1, sizeof *run);
+    pl_decision *d = NULL;
+    int32_t nrun = 0;
+    if (!queue || !run) {
+        st = PL_ENOMEM;
+        goto done;
+    }
+    for (int32_t q = 0; q < r->nqueue; q++)
+        queue[q] = (pl_job *)r->j[r->queue[q]].job;
+    for (int32_t q = 0; q < r->nrunning; q++) {
+        sjob *a = &r->j[r->running[q]];
+        if (a->ngpus > 0) /* CPU-only jobs hold no GPU: nothing for the policies to see */
+            run[nrun++] = (pl_running_job){a->job, a->gpus, a->ngpus};
+    }
+    double t0 = pl_now();
+    st = pl_policy_place(&r->s->opts.policy, r->topo, run, nrun, queue, r->nqueue, &d);
+    double dt = pl_now() - t0;
+    if (st || (st = pl_sim_record_time(r->res, dt)))
+        goto done;
+    int32_t kept = 0, nq = r->nqueue;
+    for (int32_t q = 0; q < nq && !st; q++) {
+        int32_t i = r->queue[q];
+        pl_decision_info info;
+        if ((st = pl_decision_get(d, q, &info)))
+            break;
+        if (info.kind == PL_DECISION_PLACED)
+            st = place_job(r, i, &info, t);
+        else if (info.kind == PL_DECISION_REJECTED)
+            pl_sim_reject(r, i);
+        else
+            r->queue[kept++] = i;
+    }
+    if (!st)
+        r->nqueue = kept;
+done:
+    pl_decision_free(d);
+    free(queue);
+    free(run);
+    return st;
+}
+
+static pl_status run_events(srun *r)
+{
+    pl_sim_event e;
+    double t0 = 0;
+    pl_status st = pl_sim_heap_peek(&r->heap, &t0) ? pl_sim_metrics_sample(r, t0) : PL_OK;
+    while (!st && pl_sim_heap_pop(&r->heap, &e)) {
+        sjob *a = e.job >= 0 && e.kind != PL_SIM_EV_FAILURE && e.kind != PL_SIM_EV_REPAIR ? &r->j[e.job] : NULL;
+        switch (e.kind) {
+        case PL_SIM_EV_ARRIVAL:
+            pl_sim_enqueue(r, e.job);
+            st = pl_sim_want_round(r, e.time);
+            break;
+        case PL_SIM_EV_FINISH:
+            if (!a->running || a->version != e.version)
+                break;
+            if (!(st = finish_job(r, e.job, e.time)))
+                st = pl_sim_want_round(r, e.time);
+            break;
+        case PL_SIM_EV_TASK_START:
+            if (a->held && !a->running && a->version == e.version)
+                st = begin_tasks(r, e.job, e.time);
+            break;
+        case PL_SIM_EV_FAILURE:
+            st = pl_sim_fail_gpu(r, e.job, e.time);
+            break;
+        case PL_SIM_EV_REPAIR:
+            st = pl_sim_repair_gpu(r, e.job, e.time);
+            break;
+        default:
+            st = do_round(r, e.time);
+            break;
+        }
+        if (!st)
+            st = pl_sim_metrics_sample(r, e.time);
+        if (!st)
+            report(r, e.time, 0);
+        t0 = e.time;
+    }
+    if (!st)
+        report(r, t0, 1);
+    return st;
+}
+
+static void run_free(srun *r)
+{
+    if (r->j)
+        for (int32_t i = 0; i < r->s->njobs; i++) {
+            free(r->j[i].gpus);
+            free(r->j[i].sockets);
+            free(r->j[i].plan);
+        }
+    free(r->j);
+    if (r->sock_jobs)
+        for (int32_t q = 0; q < r->s->nsockets; q++)
+            free(r->sock_jobs[q]);
+    free(r->sock_jobs);
+    free(r->sock_n);
+    free(r->sock_cap);
+    free(r->owner);
+    free(r->queue);
+    free(r->running);
+    free(r->mark);
+    free(r->fail_alloc);
+    free(r->remote_jobs);
+    pl_sim_drm_free(r);
+    pl_sim_heap_free(&r->heap);
+    pl_sim_metrics_free(r);
+    pl_topology_free(r->topo);
+}
+
+static pl_status run_init(pl_sim *s, srun *r)
+{
+    size_t nj = (size_t)s->njobs + 1, ns = (size_t)s->nsockets + 1;
+    r->s = s;
+    r->interval = s->opts.interval;
+    pl_status st = pl_topology_copy(s->topo, &r->topo);
+    if (st)
+        return st;
+    if (!(r->j = pl_alloc(nj, sizeof *r->j)) || !(r->owner = pl_alloc((size_t)s->nvert + 1, sizeof *r->owner)) ||
+        !(r->sock_jobs = pl_alloc(ns, sizeof *r->sock_jobs)) || !(r->sock_n = pl_alloc(ns, sizeof *r->sock_n)) ||
+        !(r->sock_cap = pl_alloc(ns, sizeof *r->sock_cap)) || !(r->queue = pl_alloc(nj, sizeof *r->queue)) ||
+        !(r->running = pl_alloc(nj, sizeof *r->running)) || !(r->mark = pl_alloc(nj, sizeof *r->mark)) ||
+        !(r->fail_alloc = pl_alloc((size_t)s->nvert + 1, sizeof *r->fail_alloc)) ||
+        !(r->remote_jobs = pl_alloc(nj, sizeof *r->remote_jobs)))
+        return PL_ENOMEM;
+    r->drm_mode = pl_sim_drm_policy(s->opts.policy.policy);
+    for (int32_t v = 0; v < s->nvert; v++)
+        r->owner[v] = -1;
+    if ((st = pl_sim_metrics_init(r)))
+        return st;
+    for (int32_t i = 0; i < s->njobs; i++) {
+        const pl_job *job = pl_jobset_get(s->jobs, i);
+        r->j[i].job = job;
+        r->j[i].k = pl_job_task_count(job);
+        r->j[i].prio = s->opts.job_priority ? s->opts.job_priority[i] : 0;
+        r->j[i].cpu_only = pl_sim_job_cpu_only(job);
+        pl_sim_network_factors(pl_job_workload_type(job), &r->j[i].sf0, &r->j[i].sf1);
+        pl_sim_job_record *rec = &r->res->rec[i];
+        rec->job = i;
+        rec->name = pl_job_name(job);
+        rec->state = PL_SIM_UNFINISHED;
+        rec->ngpus = r->j[i].k;
+        rec->arrival = pl_job_arrival(job);
+        rec->placed = rec->start = rec->finish = -1;
+        rec->min_utility = pl_job_min_utility(job);
+        rec->machine = -1;
+        rec->priority = r->j[i].prio;
+        if ((st = pl_sim_heap_push(&r->heap, rec->arrival, PL_SIM_EV_ARRIVAL, i, 0)))
+            return st;
+    }
+    for (int32_t f = 0; f < s->opts.nfailures; f++)
+        if ((st = pl_sim_heap_push(&r->heap, s->opts.failures[f].time, PL_SIM_EV_FAILURE, f, 0)))
+            return st;
+    return PL_OK;
+}
+
+pl_status pl_sim_run(pl_sim *s, pl_sim_result **out)
+{
+    if (!out)
+        return pl_err(PL_EINVAL, "pl_sim_run: NULL out");
+    *out = NULL;
+    if (!s)
+        return pl_err(PL_EINVAL, "pl_sim_run: NULL simulator");
+    const pl_policy_ops *ops;
+    pl_status st = pl_policy_find(s->opts.policy.policy ? s->opts.policy.policy : "topo-aware", &ops);
+    if (st)
+        return st;
+    double t0 = pl_now();
+    pl_sim_result *res = pl_alloc(1, sizeof *res);
+    if (!res)
+        return PL_ENOMEM;
+    res->n = s->njobs;
+    if (!(res->rec = pl_alloc((size_t)s->njobs + 1, sizeof *res->rec))) {
+        free(res);
+        return PL_ENOMEM;
+    }
+    srun r;
+    memset(&r, 0, sizeof r);
+    r.res = res;
+    st = run_init(s, &r);
+    if (!st)
+        st = run_events(&r);
+    int64_t killed = r.killed, failures = r.failures;
+    double lost = r.lost_gpu_seconds;
+    run_free(&r);
+    if (!st)
+        st = pl_sim_summarise(s, res);
+    if (st) {
+        pl_sim_result_free(res);
+        return st;
+    }
+    res->sum.failures = (int32_t)failures;
+    res->sum.jobs_killed = (int32_t)killed;
+    res->sum.lost_gpu_seconds = lost;
+    res->sum.wall_time = pl_now() - t0;
+    *out = res;
+    return PL_OK;
+}
