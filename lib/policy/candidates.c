@@ -60,10 +60,17 @@ static pl_status add_occupant(pl_pctx *c, const pl_job *job, const int32_t *gpus
     if (st)
         return st;
     c->occ[c->nocc] = (pl_occupant){job, k};
-    for (int32_t i = 0; i < k; i++)
+    for (int32_t i = 0; i < k && !st; i++) {
         c->owner[gpus[i]] = (int32_t)c->nocc;
+        int32_t m = c->gpu_mach[gpus[i]];
+        if (m < 0 || (c->nmocc[m] > 0 && c->mocc[m][c->nmocc[m] - 1] == (int32_t)c->nocc))
+            continue;
+        st = pl_grow((void **)&c->mocc[m], &c->capmocc[m], c->nmocc[m] + 1, sizeof *c->mocc[m]);
+        if (!st)
+            c->mocc[m][c->nmocc[m]++] = (int32_t)c->nocc;
+    }
     c->nocc++;
-    return PL_OK;
+    return st;
 }
 
 pl_status pl_pctx_create(const pl_policy_request *req, pl_pctx **out)
@@ -104,6 +111,10 @@ pl_status pl_pctx_create(const pl_policy_request *req, pl_pctx **out)
         st = machine_init(c, c->nmach++, machines[i]);
     }
     free(machines);
+    if (!st && (!(c->mocc = pl_alloc((size_t)c->nmach + 1, sizeof *c->mocc)) ||
+                !(c->nmocc = pl_alloc((size_t)c->nmach + 1, sizeof *c->nmocc)) ||
+                !(c->capmocc = pl_alloc((size_t)c->nmach + 1, sizeof *c->capmocc))))
+        st = PL_ENOMEM;
     if (st)
         goto fail;
     for (int32_t i = 0; i < req->nrunning && !st; i++)
@@ -137,6 +148,11 @@ void pl_pctx_free(pl_pctx *c)
         free(m->tmin);
         free(m->tmax);
     }
+    for (int32_t i = 0; c->mocc && i < c->nmach; i++)
+        free(c->mocc[i]);
+    free(c->mocc);
+    free(c->nmocc);
+    free(c->capmocc);
     free(c->mach);
     free(c->gpu_mach);
     free(c->gpu_index);

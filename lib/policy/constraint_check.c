@@ -23,11 +23,10 @@ const pl_job *pl_pctx_machine_avoided(const pl_pctx *c, const pl_job *job, int32
 {
     if (!may_avoid(job))
         return NULL;
-    const pl_pmachine *m = &c->mach[mi];
-    for (int32_t i = 0; i < m->ngpus; i++) {
-        int32_t o = c->owner[m->gpus[i]];
-        if (o >= 0 && pl_job_anti_affine(job, c->occ[o].job))
-            return c->occ[o].job;
+    for (int64_t i = 0; i < c->nmocc[mi]; i++) {
+        const pl_job *other = c->occ[c->mocc[mi][i]].job;
+        if (pl_job_anti_affine(job, other))
+            return other;
     }
     return NULL;
 }

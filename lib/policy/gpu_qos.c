@@ -26,7 +26,7 @@ typedef struct gq {
     pl_pctx *c;
     const pl_policy_request *req;
     const pl_gpu_qos_opts *o;
-    int32_t *k_of;        /* [nqueue] tasks; -1 decided up front (rejected) */
+    int32_t *k_of;        /* [nqueue] tasks; -1 decided up front (rejected or waiting) */
     int32_t *row_of;      /* [nqueue] row of an LS job, -1 */
     int32_t *col_of;      /* [nqueue] column of a batch job, -1 */
     int32_t nrow, ncol;
@@ -68,7 +68,8 @@ static pl_status element(gq *g, const pl_job *lsj, int32_t kl, const pl_job *bj,
                          double *bs)
 {
     *ls = *bs = NAN;
-    if (kl != kb)
+    /* Anti-affine jobs may not share a machine, let alone a GPU. */
+    if (kl != kb || pl_job_anti_affine(lsj, bj))
         return PL_OK;
     if (g->o->predict) {
         pl_status st = g->o->predict(g->o->predict_ctx, lsj, bj, ls, bs);
@@ -105,7 +106,8 @@ static int running_row(const gq *g, int32_t r, const int32_t *holders)
     return 1;
 }
 
-/* Rows, columns, rejections. */
+/* Rows, columns, and the jobs decided up front (rejected, or waiting on an
+ * anti-affine job). */
 static pl_status classify(gq *g, pl_decision *out)
 {
     const pl_policy_request *req = g->req;
@@ -116,15 +118,13 @@ static pl_status classify(gq *g, pl_decision *out)
         const char *why = NULL;
         if ((st = pl_pctx_job_check(g->c, job, &g->k_of[i], 1, &why)))
             break;
-        int admitted = 0;
-        for (int32_t m = 0; !why && m < g->c->nmach && !admitted; m++)
-            admitted = pl_pctx_machine_admits(g->c, job, m, g->k_of[i]);
-        if (!why && !admitted)
-            why = "no machine admits the job";
+        pl_decision_kind kind = PL_DECISION_REJECTED;
+        if (!why)
+            pl_kim_admission(g->c, job, g->k_of[i], &kind, &why);
         if (why) {
             g->k_of[i] = -1;
             g->done[i] = 1;
-            st = pl_kim_set_kind(out, i, PL_DECISION_REJECTED, why);
+            st = pl_kim_set_kind(out, i, kind, why);
             continue;
         }
         g->kmax = g->k_of[i] > g->kmax ? g->k_of[i] : g->kmax;

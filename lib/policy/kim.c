@@ -174,6 +174,32 @@ int32_t pl_kim_sockets_used(const pl_pctx *c, const int32_t *gpus, int32_t k)
     return n;
 }
 
+/* Machine m may hold the whole job whoever runs there. */
+static int admits_when_empty(const pl_pctx *c, const pl_job *job, int32_t m, int32_t k)
+{
+    if (c->mach[m].ngpus < k || !pl_job_admits_node(job, c->mach[m].name))
+        return 0;
+    for (int32_t t = 0; t < k; t++)
+        if (!pl_pctx_task_admits(c, job, t, m))
+            return 0;
+    return 1;
+}
+
+void pl_kim_admission(pl_pctx *c, const pl_job *job, int32_t k, pl_decision_kind *kind, const char **why)
+{
+    int ever = 0;
+    *why = NULL;
+    for (int32_t m = 0; m < c->nmach; m++) {
+        if (pl_pctx_machine_admits(c, job, m, k))
+            return;
+        ever |= admits_when_empty(c, job, m, k);
+    }
+    *kind = ever ? PL_DECISION_WAITING : PL_DECISION_REJECTED;
+    *why = ever ? "every machine that admits the job holds a job it must not share a machine with "
+                  "(anti-affinity)"
+                : "no machine admits the job";
+}
+
 pl_status pl_kim_set_kind(pl_decision *out, int32_t i, pl_decision_kind kind, const char *reason)
 {
     pl_decision_info info = {0};

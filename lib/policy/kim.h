@@ -49,6 +49,14 @@ PL_INTERNAL int32_t pl_kim_usable_count(const pl_pctx *c, int32_t m, pl_kim_usab
 /* Number of distinct sockets holding gpus. */
 PL_INTERNAL int32_t pl_kim_sockets_used(const pl_pctx *c, const int32_t *gpus, int32_t k);
 
+/* Whether some machine may hold job (k tasks) whole now. *why = NULL when
+ * one does; else why not, and *kind: REJECTED when no machine ever could
+ * (its GPU count, the node filter, node constraints), WAITING when only the
+ * jobs there it must not share a machine with (anti-affinity) stand in the
+ * way: they may finish. Call after pl_pctx_job_check() passed the job. */
+PL_INTERNAL void pl_kim_admission(pl_pctx *c, const pl_job *job, int32_t k, pl_decision_kind *kind,
+                                  const char **why);
+
 /* Set decision i to kind (not PLACED) with reason. */
 PL_INTERNAL pl_status pl_kim_set_kind(pl_decision *out, int32_t i, pl_decision_kind kind,
                                       const char *reason);

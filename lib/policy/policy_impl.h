@@ -66,6 +66,11 @@ typedef struct pl_pctx {
     int32_t *owner;         /* per vertex: occupant holding the GPU, else -1 */
     pl_occupant *occ;
     int64_t nocc, capocc;
+    /* Per machine: the occupants holding a GPU there. owner[]
+     * keeps only the last of the jobs sharing a GPU of units >= 2, and
+     * anti-affinity must see them all. */
+    int32_t **mocc;
+    int64_t *nmocc, *capmocc;
     uint64_t rng;           /* "random": splitmix64 state */
     /* Twin machines (doc/policies.md): the first self-contained machine whose
      * distances were computed, its subtree, and each vertex's position in

@@ -98,15 +98,31 @@ static pl_status configs(sa_state *s, int32_t a)
     return PL_OK;
 }
 
+/* A job in scope on machine m that job a must not share it with. The
+ * context knows only the running jobs as occupants while the search moves
+ * the queued ones (they are committed at the end, in queue order), so its
+ * own check would let two anti-affine queued jobs meet here and the later
+ * one's commit fail. */
+static int meets_avoided(const sa_state *s, int32_t a, int32_t m)
+{
+    const pl_job *job = s->j[a].job;
+    for (int32_t i = 0; i < s->nmj[m]; i++)
+        if (pl_job_anti_affine(job, s->j[s->mj[m][i]].job))
+            return 1;
+    return 0;
+}
+
 /* Job a (holding nothing) into configuration cfg if its pick passes the
- * context's checks; *ok = 0 and nothing changed otherwise. */
+ * context's checks and the anti-affinity with the jobs the search has
+ * placed; *ok = 0 and nothing changed otherwise. */
 static pl_status put(search *h, int32_t a, int32_t cfg, int *ok)
 {
     sa_state *s = h->s;
     sa_job *x = &s->j[a];
     *ok = 0;
     int32_t m = x->cfg_mach[cfg];
-    if (!pl_kim_pick(s->c, m, x->k, (pl_kim_shape)x->cfg_shape[cfg], x->cfg_first[cfg], PL_KIM_FREE, h->cand))
+    if (meets_avoided(s, a, m) ||
+        !pl_kim_pick(s->c, m, x->k, (pl_kim_shape)x->cfg_shape[cfg], x->cfg_first[cfg], PL_KIM_FREE, h->cand))
         return PL_OK;
     pl_cand cand = {0};
     cand.k = x->k;
@@ -440,12 +456,14 @@ static pl_status run(search *h, const pl_policy_request *req, pl_decision *out)
             st = pl_kim_set_kind(out, i, PL_DECISION_WAITING, reason);
             continue;
         }
-        if ((st = sa_add_job(s, job, i, NULL, k, &id)) || (st = configs(s, id)))
-            break;
-        if (s->j[id].ncfg == 0) {
-            st = pl_kim_set_kind(out, i, PL_DECISION_REJECTED, "no machine admits the job");
+        pl_decision_kind kind;
+        pl_kim_admission(c, job, k, &kind, &why);
+        if (why) {
+            st = pl_kim_set_kind(out, i, kind, why);
             continue;
         }
+        if ((st = sa_add_job(s, job, i, NULL, k, &id)) || (st = configs(s, id)))
+            break;
         int ok;
         if ((st = admit(h, id, &ok)))
             break;

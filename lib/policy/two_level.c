@@ -362,7 +362,8 @@ static pl_status leftovers(tl *t, pl_decision *out, pl_cand *cand)
     return st;
 }
 
-/* Reject what never fits; classes of the rest. */
+/* Reject what never fits, hold back what an anti-affine job blocks now;
+ * classes of the rest. */
 static pl_status classify(tl *t, pl_decision *out)
 {
     const pl_policy_request *req = t->req;
@@ -373,13 +374,11 @@ static pl_status classify(tl *t, pl_decision *out)
         const char *why = NULL;
         if ((st = pl_pctx_job_check(t->c, job, &t->k_of[i], 1, &why)))
             break;
-        int admitted = 0;
-        for (int32_t m = 0; !why && m < t->c->nmach && !admitted; m++)
-            admitted = pl_pctx_machine_admits(t->c, job, m, t->k_of[i]);
-        if (!why && !admitted)
-            why = "no machine admits the job";
+        pl_decision_kind kind = PL_DECISION_REJECTED;
+        if (!why)
+            pl_kim_admission(t->c, job, t->k_of[i], &kind, &why);
         if (why) {
-            st = pl_kim_set_kind(out, i, PL_DECISION_REJECTED, why);
+            st = pl_kim_set_kind(out, i, kind, why);
             continue;
         }
         const char *type = pl_job_workload_type(job);

@@ -141,7 +141,8 @@ static int drmaestro_family(const char *policy)
 
 static int one_machine_family(const char *policy)
 {
-    static const char *const names[] = {"fcfs", "bf", "pack", "spread", "random"};
+    static const char *const names[] = {"fcfs", "bf", "pack", "spread", "random",
+                                        "sa-placement", "two-level", "gpu-qos"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(policy, names[i]))
             return 1;

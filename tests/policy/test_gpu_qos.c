@@ -211,6 +211,45 @@ static void test_running_ls_row(void **state)
     pl_topology_free(t);
 }
 
+/* Anti-affinity beats a good pair. Two machines of one 2-unit GPU: L0
+ * (label db) and B0 (avoids db) would pair well, but may not share a
+ * machine: L0 alone on node0, B0 alone on node1, the predictor never asked.
+ * One machine of two 2-unit GPUs: L0 + B1 share gpu0; B0 waits although
+ * gpu1 is empty, L0 being hidden under B1 on the GPU they share. */
+static void test_anti_affine_pairs(void **state)
+{
+    (void)state;
+    static const double bs[12] = {0.3, 0.3}, ls[12] = {0.1, 0.1};
+    matrix_ctx m = {bs, ls, 0};
+    pl_gpu_qos_opts go;
+    pl_gpu_qos_opts_init(&go);
+    go.predict = by_matrix;
+    go.predict_ctx = &m;
+    pl_job *q[3] = {mkjob("L0", 1, 0, NULL, NULL), mkjob("B0", 1, 0, NULL, NULL), mkjob("B1", 1, 0, NULL, NULL)};
+    assert_pl_ok(pl_job_set_slo(q[0], 100));
+    assert_pl_ok(pl_job_add_label(q[0], "db"));
+    assert_pl_ok(pl_job_add_anti_affinity(q[1], "db"));
+    static const kim_group two[] = {{"node", 2, 1, 1, 2}};
+    pl_topology *t = kim_cluster(two, 1);
+    pl_decision *d = place_gq(t, NULL, q, 2, NULL, &go);
+    assert_int_equal(gpu_of(d, 0), vx(t, "cluster/node0/package0/gpu0"));
+    assert_int_equal(gpu_of(d, 1), vx(t, "cluster/node1/package0/gpu0"));
+    assert_int_equal(m.calls, 0);
+    pl_decision_free(d);
+    pl_topology_free(t);
+    static const kim_group one[] = {{"node", 1, 1, 2, 2}};
+    t = kim_cluster(one, 1);
+    pl_job *lbb[3] = {q[0], q[2], q[1]};
+    d = place_gq(t, NULL, lbb, 3, NULL, &go);
+    assert_int_equal(m.calls, 1);
+    assert_int_equal(gpu_of(d, 0), vx(t, "cluster/node0/package0/gpu0"));
+    assert_int_equal(gpu_of(d, 1), vx(t, "cluster/node0/package0/gpu0"));
+    dec(d, 2, PL_DECISION_WAITING);
+    pl_decision_free(d);
+    pl_topology_free(t);
+    kim_free_jobs(q, 3);
+}
+
 /* The default predictor from profiles: lat 10 s solo, 11 s next to bat
  * (LS slowdown 0.1); bat 20 s solo, 26 s next to lat (0.3). QoS 0.2 pairs
  * them, QoS 0.1 does not (strictly below); an unprofiled pair never pairs,
@@ -303,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_pairs_as_mmp),
         cmocka_unit_test(test_capacity),
         cmocka_unit_test(test_running_ls_row),
+        cmocka_unit_test(test_anti_affine_pairs),
         cmocka_unit_test(test_profile_predictor_and_qos),
         cmocka_unit_test(test_option_errors),
     };

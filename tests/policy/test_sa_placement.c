@@ -376,6 +376,37 @@ static void test_constraints_and_limits(void **state)
     pl_topology_free(t);
 }
 
+/* Anti-affinity between queued jobs holds in the search, not only at the
+ * commit: H1 (label db) and H2 (avoids db) end on different machines. With
+ * no iterations the start state decides: first fit would put H2 on node0
+ * (socket 1), H1's machine; it takes node1's gpu0. Then the searches of
+ * three seeds, whose optimum without the constraint has the hogs together. */
+static void test_anti_affinity_in_search(void **state)
+{
+    (void)state;
+    pl_topology *t = two_minsky();
+    pl_profile_set *ps = profiles_a();
+    pl_job *q[NJOBS];
+    queue_a(q);
+    assert_pl_ok(pl_job_add_label(q[H1], "db"));
+    assert_pl_ok(pl_job_add_anti_affinity(q[H2], "db"));
+    pl_sa_policy_opts so;
+    pl_sa_policy_opts_init(&so);
+    so.iterations = 0;
+    pl_decision *d = place_sa(t, q, NJOBS, ps, 1, &so);
+    assert_gpus(d, H1, (int32_t[]){gpu_at(t, 0)}, 1);
+    assert_gpus(d, H2, (int32_t[]){gpu_at(t, 4)}, 1);
+    pl_decision_free(d);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        d = place_sa(t, q, NJOBS, ps, seed, NULL);
+        assert_int_not_equal(dec(d, H1, PL_DECISION_PLACED).machine, dec(d, H2, PL_DECISION_PLACED).machine);
+        pl_decision_free(d);
+    }
+    kim_free_jobs(q, NJOBS);
+    pl_profile_set_free(ps);
+    pl_topology_free(t);
+}
+
 /* A running job counts: its run time is in the objective, so a new job
  * keeps off its socket when it would slow it (hog next to hog x1.3). */
 static void test_running_jobs_in_scope(void **state)
@@ -459,6 +490,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_user_predictor_table24),
         cmocka_unit_test(test_constraints_and_limits),
+        cmocka_unit_test(test_anti_affinity_in_search),
         cmocka_unit_test(test_running_jobs_in_scope),
         cmocka_unit_test(test_option_errors),
     };
