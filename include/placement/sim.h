@@ -38,10 +38,17 @@
  * as 1). s is recomputed, and the remaining work rescaled, whenever a
  * neighbour starts or finishes.
  *
- * Allocation check: every GPU is owned by at most one job. A decision that
- * gives a GPU already held (by a running job or by another job of the same
- * round), or resources that are not free, makes pl_sim_run() fail with
- * ::PL_EINTERNAL.
+ * Allocation check: every GPU is held by at most as many jobs as its
+ * ::PL_RES_UNITS capacity (one job for the usual 1-unit GPU; a GPU of 2
+ * units can be shared by two jobs, MPS-like). A decision that gives a GPU
+ * already held that many times (by running jobs or by other jobs of the same
+ * round), names a GPU twice for one job, or gives resources that are not
+ * free, makes pl_sim_run() fail with ::PL_EINTERNAL.
+ *
+ * Shared GPUs: a job holding a GPU together with another running job is
+ * slowed against that co-tenant by max(1, profile slowdown) x
+ * pl_sim_opts.gpu_share_factor (doc/simulator.md sec. 3c); a shared GPU
+ * counts once in the GPUs used.
  */
 #ifndef PLACEMENT_SIM_H
 #define PLACEMENT_SIM_H
@@ -115,10 +122,28 @@ typedef struct pl_sim_opts {
     int32_t nfailures;               /**< Length of failures. */
     pl_sim_progress_fn progress;     /**< Progress callback, or NULL (default). */
     void *progress_data;             /**< Passed to progress. */
+    double gpu_share_factor;         /**< Device-side factor of GPU sharing (>= 1, finite; default
+                                          ::PL_SIM_GPU_SHARE_FACTOR): a job that holds a GPU together with
+                                          another running job (possible only on a GPU whose ::PL_RES_UNITS
+                                          capacity is >= 2) is slowed against it by max(1, profile slowdown)
+                                          x this factor instead of the profile slowdown alone. 1 charges a
+                                          co-tenant what a socket neighbour costs (the gpu-qos predictor's
+                                          assumption); 2 is pure time slicing of two compute-bound jobs.
+                                          Without shared GPUs it changes nothing. */
 } pl_sim_opts;
 
+/**
+ * Default pl_sim_opts.gpu_share_factor: 1 + the mean slowdown of the three
+ * latency-sensitive models of Kim's thesis (seed 003, ch. 5 sec. 4.2, Fig. 7 text)
+ * sharing a GPU with a batch model without kernel split (Resnet32 36.38 %,
+ * Alexnet 28.95 %, Trivial 16.78 %; mean 27.37 %). The profiles measure
+ * socket neighbours (host-side interference only); this is the device side.
+ */
+#define PL_SIM_GPU_SHARE_FACTOR 1.2737
+
 /** \brief Defaults: pl_policy_opts_init() (topo-aware), interval 1 s, progress-based run times,
- *         no startup delay, no priorities, no failures, no progress callback. */
+ *         no startup delay, no priorities, no failures, no progress callback,
+ *         GPU share factor ::PL_SIM_GPU_SHARE_FACTOR. */
 void pl_sim_opts_init(pl_sim_opts *opts);
 
 /** What happened to a job. */
@@ -154,6 +179,8 @@ typedef struct pl_sim_job_record {
     double priority;         /**< Its queue priority (pl_sim_opts.job_priority). */
     int32_t remote_gpus;     /**< GPUs it used on another machine than its task's (DRMaestro's
                                   disaggregation; its run time then pays the network penalty). */
+    int shared_gpu;          /**< 1 if another job held one of its GPUs at the same time during the run
+                                  that completed (a GPU of units capacity >= 2), else 0. */
 } pl_sim_job_record;
 
 /** Aggregates of a run (doc/simulator.md defines each). */
@@ -189,6 +216,7 @@ typedef struct pl_sim_summary {
     int32_t jobs_killed;         /**< Jobs killed by a failure (a job killed twice counts twice). */
     double lost_gpu_seconds;     /**< Work thrown away by the kills: (kill time - placement) x GPUs, summed. */
     int32_t remote_jobs;         /**< Done jobs that used a remote GPU. */
+    int32_t shared_jobs;         /**< Done jobs that shared a GPU with another job (::pl_sim_job_record.shared_gpu). */
 } pl_sim_summary;
 
 /**
@@ -200,7 +228,8 @@ typedef struct pl_sim_sample {
     double time;             /**< Seconds. */
     int32_t running;         /**< Jobs holding resources (placed and not yet finished). */
     int32_t queued;          /**< Jobs waiting in the queue. */
-    int32_t gpus_used;       /**< GPUs allocated (by jobs or as background load of the topology given to pl_sim_create()). */
+    int32_t gpus_used;       /**< GPUs allocated (by jobs or as background load of the topology given to pl_sim_create());
+                                  a GPU shared by several jobs counts once. */
     int32_t gpus_failed;     /**< GPUs down after a device failure (not counted in gpus_used). */
     double gpu_util;         /**< gpus_used / all GPUs of the topology. */
     double core_util;        /**< Allocated / total ::PL_RES_CORES over the packages; -1 when no package models cores. */
@@ -220,7 +249,7 @@ typedef struct pl_sim_sample {
  *         runtime model, a job with no tasks, a negative or non-finite
  *         startup delay or priority, a failure at a negative or non-finite
  *         time, on a vertex that is not a GPU, or with a negative repair
- *         time); ::PL_ENOMEM.
+ *         time; a gpu_share_factor below 1 or not finite); ::PL_ENOMEM.
  */
 pl_status pl_sim_create(const pl_topology *topo, const pl_jobset *jobs, const pl_sim_opts *opts,
                         pl_sim **out);
@@ -234,8 +263,9 @@ void pl_sim_free(pl_sim *sim);
  * \param[out] out released with pl_sim_result_free().
  * \return ::PL_OK; ::PL_ENOTFOUND (unknown policy); ::PL_EINVAL (a job the
  *         profiles cannot time and without a duration; bad policy options);
- *         ::PL_EINTERNAL (the policy double-booked a GPU or gave resources
- *         that are not free: the message names the job and the GPU);
+ *         ::PL_EINTERNAL (the policy gave a GPU to more jobs than its units
+ *         capacity, or gave resources that are not free: the message names
+ *         the job and the GPU);
  *         ::PL_ENOMEM.
  */
 pl_status pl_sim_run(pl_sim *sim, pl_sim_result **out);

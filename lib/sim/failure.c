@@ -29,16 +29,20 @@ pl_status pl_sim_fail_gpu(srun *r, int32_t f, double t)
     int32_t g = x->gpu;
     pl_status st = PL_OK;
     r->failures++;
-    if (r->owner[g] >= 0 && (st = pl_sim_kill_job(r, r->owner[g], t)))
-        return st;
+    /* Every job on the GPU dies, the first to have taken it first (a kill
+     * removes the job from the list). */
+    while (r->hold_n[g] > 0)
+        if ((st = pl_sim_kill_job(r, r->hold[g][0], t)))
+            return st;
     if (r->m.failed[g]++ == 0) {
         int64_t fr = 0;
         pl_topology_amount(r->topo, g, PL_RES_UNITS, NULL, NULL, &fr);
-        /* A GPU already taken by background load stays taken; otherwise the
-         * simulator takes it so that the policies see it as not free. */
-        if (fr > 0 && (st = pl_topology_alloc(r->topo, g, PL_RES_UNITS, 1)))
+        /* Units taken by background load stay taken; the simulator takes
+         * the free ones, all of them on a shared GPU, so that no policy sees
+         * the GPU as usable. */
+        if (fr > 0 && (st = pl_topology_alloc(r->topo, g, PL_RES_UNITS, fr)))
             return st;
-        r->fail_alloc[g] = fr > 0;
+        r->fail_alloc[g] = fr > 0 ? fr : 0;
         pl_sim_metrics_gpu(r, g);
     }
     if (x->repair > 0 && isfinite(x->repair))
@@ -52,7 +56,7 @@ pl_status pl_sim_repair_gpu(srun *r, int32_t f, double t)
     if (--r->m.failed[g] > 0)
         return PL_OK; /* another failure of it is not repaired yet */
     if (r->fail_alloc[g]) {
-        pl_status st = pl_topology_release(r->topo, g, PL_RES_UNITS, 1);
+        pl_status st = pl_topology_release(r->topo, g, PL_RES_UNITS, r->fail_alloc[g]);
         if (st)
             return st;
         r->fail_alloc[g] = 0;

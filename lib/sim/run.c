@@ -77,7 +77,23 @@ static pl_status gpu_error(const srun *r, int32_t v, const char *job, const char
     return pl_err(PL_EINTERNAL, "simulator: GPU %s given to job %s %s%s", path, job, what, other);
 }
 
-/* The allocation check: every GPU exists, is up and is held by no job. */
+/* "job A", or "2 jobs (A, B), as many as its units capacity" for a shared GPU. */
+static void holders_text(const srun *r, int32_t v, char *buf, size_t cap)
+{
+    int32_t n = r->hold_n[v];
+    if (n == 1) {
+        snprintf(buf, cap, "job %s", pl_job_name(r->j[r->hold[v][0]].job));
+        return;
+    }
+    size_t len = (size_t)snprintf(buf, cap, "%d jobs (", (int)n);
+    for (int32_t q = 0; q < n && len < cap; q++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", q ? ", " : "", pl_job_name(r->j[r->hold[v][q]].job));
+    if (len < cap)
+        snprintf(buf + len, cap - len, "), as many as its units capacity");
+}
+
+/* The allocation check: every GPU exists, is up, is named once and is held
+ * by fewer jobs than its units capacity (no job, for a 1-unit GPU). */
 static pl_status check_gpus(const srun *r, const sjob *a, const int32_t *gpus, int32_t ngpus)
 {
     const pl_sim *s = r->s;
@@ -86,9 +102,14 @@ static pl_status check_gpus(const srun *r, const sjob *a, const int32_t *gpus, i
         if (v < 0 || v >= s->nvert || s->gpu_socket[v] < 0)
             return pl_err(PL_EINTERNAL, "simulator: job %s placed on vertex %d, not a GPU",
                           pl_job_name(a->job), (int)v);
-        if (r->owner[v] >= 0)
-            return gpu_error(r, v, pl_job_name(a->job), "is already held by job ",
-                             pl_job_name(r->j[r->owner[v]].job));
+        for (int32_t h = 0; h < g; h++)
+            if (gpus[h] == v)
+                return gpu_error(r, v, pl_job_name(a->job), "twice (one GPU per task)", "");
+        if (r->hold_n[v] >= s->gpu_units[v]) {
+            char who[512];
+            holders_text(r, v, who, sizeof who);
+            return gpu_error(r, v, pl_job_name(a->job), "is already held by ", who);
+        }
         if (r->m.failed[v])
             return gpu_error(r, v, pl_job_name(a->job), "is down (device failure)", "");
     }
@@ -165,7 +186,13 @@ pl_status pl_sim_commit(srun *r, int32_t i, pl_plan_item *plan, int32_t nplan, c
     for (int32_t g = 0; g < ngpus; g++) {
         int32_t v = gpus[g], sk = s->gpu_socket[v];
         a->gpus[g] = v;
-        r->owner[v] = i;
+        /* Holding a GPU together with another job, both shared it. */
+        for (int32_t q = 0; q < r->hold_n[v]; q++) {
+            rec->shared_gpu = 1;
+            r->res->rec[r->hold[v][q]].shared_gpu = 1;
+        }
+        if ((st = pl_sim_hold(r, v, i)))
+            return st;
         int dup = 0;
         for (int32_t q = 0; q < a->nsock; q++)
             dup |= a->sockets[q] == sk;
@@ -222,7 +249,7 @@ static pl_status release_job(srun *r, int32_t i, double t)
     }
     pl_sim_metrics_plan(r, a->plan, a->nplan, -1);
     for (int32_t g = 0; g < a->ngpus; g++)
-        r->owner[a->gpus[g]] = -1;
+        pl_sim_unhold(r, a->gpus[g], i);
     int was_running = a->running;
     if (was_running)
         for (int32_t q = 0; q < a->nsock; q++)
@@ -283,6 +310,7 @@ pl_status pl_sim_kill_job(srun *r, int32_t i, double t)
     rec->wait = rec->run_time = rec->ideal_time = rec->slowdown = rec->utility = 0;
     rec->below_min_utility = rec->cross_socket = 0;
     rec->remote_gpus = 0;
+    rec->shared_gpu = 0;
     rec->machine = -1;
     pl_sim_enqueue(r, i);
     return pl_sim_want_round(r, t);
@@ -405,7 +433,7 @@ static void run_free(srun *r)
     free(r->sock_jobs);
     free(r->sock_n);
     free(r->sock_cap);
-    free(r->owner);
+    pl_sim_holders_free(r);
     free(r->queue);
     free(r->running);
     free(r->mark);
@@ -425,7 +453,9 @@ static pl_status run_init(pl_sim *s, srun *r)
     pl_status st = pl_topology_copy(s->topo, &r->topo);
     if (st)
         return st;
-    if (!(r->j = pl_alloc(nj, sizeof *r->j)) || !(r->owner = pl_alloc((size_t)s->nvert + 1, sizeof *r->owner)) ||
+    if ((st = pl_sim_holders_init(r)))
+        return st;
+    if (!(r->j = pl_alloc(nj, sizeof *r->j)) ||
         !(r->sock_jobs = pl_alloc(ns, sizeof *r->sock_jobs)) || !(r->sock_n = pl_alloc(ns, sizeof *r->sock_n)) ||
         !(r->sock_cap = pl_alloc(ns, sizeof *r->sock_cap)) || !(r->queue = pl_alloc(nj, sizeof *r->queue)) ||
         !(r->running = pl_alloc(nj, sizeof *r->running)) || !(r->mark = pl_alloc(nj, sizeof *r->mark)) ||
@@ -433,8 +463,6 @@ static pl_status run_init(pl_sim *s, srun *r)
         !(r->remote_jobs = pl_alloc(nj, sizeof *r->remote_jobs)))
         return PL_ENOMEM;
     r->drm_mode = pl_sim_drm_policy(s->opts.policy.policy);
-    for (int32_t v = 0; v < s->nvert; v++)
-        r->owner[v] = -1;
     if ((st = pl_sim_metrics_init(r)))
         return st;
     for (int32_t i = 0; i < s->njobs; i++) {

@@ -1,6 +1,6 @@
 /* The run-time model (doc/simulator.md sec. 3): solo times from the
- * profiles, interference from socket neighbours, progress-based or the SC17
- * artifact's rescheduling of a job's finish. */
+ * profiles, interference from socket neighbours and GPU co-tenants,
+ * progress-based or the SC17 artifact's rescheduling of a job's finish. */
 #include <math.h>
 #include "sim_impl.h"
 
@@ -31,7 +31,9 @@ pl_status pl_sim_solo_time(const pl_sim *s, const pl_job *job, int32_t k, pl_spr
                   "duration", pl_job_name(job), type, size, (int)k);
 }
 
-/* Largest slowdown of job i against a job on one of its sockets (>= 1). */
+/* Largest slowdown of job i against a job on one of its sockets (>= 1); a
+ * co-tenant of one of its GPUs also costs the device side, the share factor
+ * (sec. 3c). */
 static pl_status interference(srun *r, int32_t i, double *slow)
 {
     sjob *a = &r->j[i];
@@ -50,6 +52,8 @@ static pl_status interference(srun *r, int32_t i, double *slow)
                                                    r->j[o].k, &sd);
             if (st)
                 return st;
+            if (pl_sim_cotenant(r, a, o))
+                sd = (sd > 1 ? sd : 1) * r->s->opts.gpu_share_factor;
             if (sd > worst)
                 worst = sd;
         }

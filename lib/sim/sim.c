@@ -18,6 +18,7 @@ void pl_sim_opts_init(pl_sim_opts *opts)
     opts->nfailures = 0;
     opts->progress = NULL;
     opts->progress_data = NULL;
+    opts->gpu_share_factor = PL_SIM_GPU_SHARE_FACTOR;
 }
 
 static pl_status check_job_options(const pl_sim_opts *o, const pl_jobset *jobs)
@@ -36,6 +37,9 @@ static pl_status check_job_options(const pl_sim_opts *o, const pl_jobset *jobs)
             return pl_err(PL_EINVAL, "pl_sim_create: job %d (%s): priority must be finite", (int)i,
                           pl_job_name(j));
     }
+    if (!(o->gpu_share_factor >= 1) || !isfinite(o->gpu_share_factor))
+        return pl_err(PL_EINVAL, "pl_sim_create: gpu_share_factor must be a finite number >= 1, got %g",
+                      o->gpu_share_factor);
     if (o->nfailures < 0 || (o->nfailures > 0 && !o->failures))
         return pl_err(PL_EINVAL, "pl_sim_create: %d failures and a %s array", (int)o->nfailures,
                       o->failures ? "non-NULL" : "NULL");
@@ -117,6 +121,17 @@ static pl_status per_machine(pl_sim *s, int kind, int32_t **list, int32_t **star
     return st;
 }
 
+/* How many jobs may hold GPU g at once: its units capacity; a GPU that does
+ * not model units (capacity 0) is exclusive, as every GPU was before shared
+ * GPUs existed. */
+static int32_t gpu_holders_max(const pl_topology *t, int32_t g)
+{
+    int64_t cap = 0;
+    if (pl_topology_amount(t, g, PL_RES_UNITS, &cap, NULL, NULL) != PL_OK || cap < 1)
+        return 1;
+    return cap > INT32_MAX ? INT32_MAX : (int32_t)cap;
+}
+
 static pl_status index_gpus(pl_sim *s)
 {
     int32_t *machines = NULL, nm = 0;
@@ -137,6 +152,7 @@ static pl_status index_gpus(pl_sim *s)
     int32_t *ord = NULL, *per_socket = NULL;
     if (!st && (!(ord = pl_alloc((size_t)s->nvert + 1, sizeof *ord)) ||
                 !(s->gpu_socket = pl_alloc((size_t)s->nvert + 1, sizeof *s->gpu_socket)) ||
+                !(s->gpu_units = pl_alloc((size_t)s->nvert + 1, sizeof *s->gpu_units)) ||
                 !(s->gpu_machine = pl_alloc((size_t)s->nvert + 1, sizeof *s->gpu_machine)) ||
                 !(s->machine_socket_max = pl_alloc((size_t)nm + 1, sizeof *s->machine_socket_max)) ||
                 !(per_socket = pl_alloc((size_t)ns + (size_t)ng + 1, sizeof *per_socket))))
@@ -157,6 +173,7 @@ static pl_status index_gpus(pl_sim *s)
             pkg = -1;
         if (pl_topology_ancestor(s->topo, g, PL_VK_MACHINE, &mach) != PL_OK)
             mach = -1;
+        s->gpu_units[g] = gpu_holders_max(s->topo, g);
         s->gpu_socket[g] = pkg >= 0 ? ord[pkg] : next_socket++;
         s->gpu_machine[g] = mach >= 0 ? ord[mach] : -1;
         int32_t c = ++per_socket[s->gpu_socket[g]];
@@ -237,6 +254,7 @@ void pl_sim_free(pl_sim *s)
     pl_topology_free(s->topo);
     pl_profile_set_free(s->owned_ps);
     free(s->gpu_socket);
+    free(s->gpu_units);
     free(s->gpu_machine);
     free(s->machine_socket_max);
     free(s->vert_machine);

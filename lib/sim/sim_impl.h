@@ -73,6 +73,7 @@ struct pl_sim {
     int32_t njobs;
     int32_t nvert;
     int32_t *gpu_socket;        /* per vertex: socket ordinal of a GPU, else -1 */
+    int32_t *gpu_units;         /* per vertex: jobs a GPU may hold at once (its units capacity, >= 1) */
     int32_t *gpu_machine;       /* per vertex: machine ordinal of a GPU, else -1 */
     int32_t *vert_machine;      /* per vertex: machine ordinal of it or its machine ancestor, else -1 */
     int32_t nsockets;
@@ -156,7 +157,10 @@ typedef struct srun {
     sjob *j;
     pl_sim_result *res;
     pl_sim_heap heap;
-    int32_t *owner;       /* per vertex: job holding the GPU, else -1 */
+    /* Per vertex: the jobs holding the GPU, in the order they took it
+     * (at most its gpu_units; holders.c). */
+    int32_t **hold;
+    int32_t *hold_n, *hold_cap;
     int32_t **sock_jobs;  /* per socket: running jobs with a GPU there */
     int32_t *sock_n, *sock_cap;
     int32_t *queue;       /* waiting jobs in arrival order */
@@ -168,7 +172,7 @@ typedef struct srun {
     int round_pending;
     double interval;
     smetrics m;
-    uint8_t *fail_alloc;  /* per vertex: the simulator allocated the failed GPU's unit */
+    int64_t *fail_alloc;  /* per vertex: units of the failed GPU the simulator allocated */
     int64_t failures, killed;
     double lost_gpu_seconds;
     /* Remote GPUs in use (they set the network load) and their jobs. */
@@ -185,6 +189,16 @@ typedef struct srun {
     int32_t settled;
     int64_t progress_step;
 } srun;
+
+/* ---- GPU holders (holders.c) ------------------------------------------------------ */
+
+PL_INTERNAL pl_status pl_sim_holders_init(srun *r);
+PL_INTERNAL void pl_sim_holders_free(srun *r);
+/* Job i takes / gives back GPU v. */
+PL_INTERNAL pl_status pl_sim_hold(srun *r, int32_t v, int32_t i);
+PL_INTERNAL void pl_sim_unhold(srun *r, int32_t v, int32_t i);
+/* 1 if job o holds one of job a's GPUs (a co-tenant). */
+PL_INTERNAL int pl_sim_cotenant(const srun *r, const sjob *a, int32_t o);
 
 /* ---- the run (run.c, runtime.c, failure.c) -------------------------------------- */
 

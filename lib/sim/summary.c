@@ -56,6 +56,7 @@ pl_status pl_sim_summarise(const pl_sim *s, pl_sim_result *res)
         m->slower_than_ideal += rec->slowdown > 1 + SLOWER_EPS;
         m->below_min_utility += rec->below_min_utility;
         m->remote_jobs += rec->remote_gpus > 0;
+        m->shared_jobs += rec->shared_gpu != 0;
         m->slo_violations += slo > 0 && rec->finish - rec->arrival > slo;
     }
     if (m->done > 0) {
