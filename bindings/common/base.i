@@ -30,6 +30,16 @@ typedef struct pl_decision Decisions;
  * message is thread-local too, so both stay paired). */
 static _Thread_local pl_status plb_status = PL_OK;
 
+/* Set when the wrapper's error is already raised in the script language
+ * (an error of a script callback, re-raised as it was): the %exception
+ * blocks then raise nothing of their own. */
+static _Thread_local int plb_error_pending = 0;
+
+/* The language's context of a wrapped call (Lua: its lua_State; Python:
+ * NULL), for calling script functions back; an argument of type plb_ctx is
+ * filled in by a typemap, not passed by the script. */
+typedef struct plb_ctx_ *plb_ctx;
+
 #define PLB_CHECK(call, ret) do { \
         pl_status plb_s_ = (call); \
         if (plb_s_ != PL_OK) { plb_status = plb_s_; return ret; } \
@@ -45,6 +55,23 @@ static _Thread_local pl_status plb_status = PL_OK;
 typedef struct plb_ints { int32_t n; int32_t *v; } plb_ints;
 typedef struct plb_i64s { int32_t n; int64_t *v; } plb_i64s;
 
+typedef struct plb_f64s { int32_t n; double *v; } plb_f64s;
+
+/* Arguments taken from a script-side list (a Python sequence, a Lua
+ * sequence table): the in typemaps copy the values (strings strdup'ed) and
+ * the freearg typemaps release them after the call. */
+typedef struct plb_strs_in { int32_t n; char **v; } plb_strs_in;
+typedef struct plb_doubles_in { int32_t n; double *v; } plb_doubles_in;
+
+static void plb_strs_in_free(plb_strs_in *s)
+{
+    for (int32_t i = 0; s->v && i < s->n; i++)
+        free(s->v[i]);
+    free(s->v);
+    s->v = NULL;
+    s->n = 0;
+}
+
 static plb_ints plb_ints_alloc(int32_t n)
 {
     plb_ints r = { 0, NULL };
@@ -59,6 +86,17 @@ static plb_ints plb_ints_alloc(int32_t n)
 static plb_i64s plb_i64s_alloc(int32_t n)
 {
     plb_i64s r = { 0, NULL };
+    r.v = malloc(sizeof *r.v * (size_t)(n > 0 ? n : 1));
+    if (!r.v)
+        plb_status = pl_solver_error(PL_ENOMEM, "out of memory (%d values)", (int)n);
+    else
+        r.n = n;
+    return r;
+}
+
+static plb_f64s plb_f64s_alloc(int32_t n)
+{
+    plb_f64s r = { 0, NULL };
     r.v = malloc(sizeof *r.v * (size_t)(n > 0 ? n : 1));
     if (!r.v)
         plb_status = pl_solver_error(PL_ENOMEM, "out of memory (%d values)", (int)n);
@@ -92,6 +130,12 @@ static char *plb_write_string(plb_writer w, const void *obj)
 %}
 
 %include <stdint.i>
+
+/* Both list arguments start empty, so that a failed conversion of an
+ * earlier argument frees nothing that was not allocated. */
+%typemap(arginit) plb_strs_in, plb_doubles_in "$1.n = 0; $1.v = NULL;"
+%typemap(freearg) plb_strs_in "plb_strs_in_free(&$1);"
+%typemap(freearg) plb_doubles_in "free($1.v);"
 
 /* Strings the wrappers return with %newobject are malloc'ed by them or by
  * the library (pl_free is free). */

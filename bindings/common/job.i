@@ -11,6 +11,35 @@
 %newobject JobSet::from_json_string;
 %newobject JobSet::from_sc17;
 
+%{
+static int plb_node_constraint(const Job *j, int32_t i, pl_node_constraint *c)
+{
+    pl_status st = pl_job_node_constraint(j, i, c);
+    if (st != PL_OK)
+        plb_status = st;
+    return st == PL_OK;
+}
+
+static const char *plb_conflict_kind_name(pl_conflict_kind k)
+{
+    static const char *const names[] = { "NO_NODE", "SELF_ANTI", "TOO_BIG" };
+    return (unsigned)k < 3 ? names[k] : "?";
+}
+%}
+
+/* The task index of the node-constraint calls that means "every task". */
+%constant int32_t JOB_ALL_TASKS = PL_JOB_ALL_TASKS;
+
+%rename(ConflictKind) pl_conflict_kind;
+typedef enum pl_conflict_kind {
+    PL_CONFLICT_NO_NODE = 0, PL_CONFLICT_SELF_ANTI = 1, PL_CONFLICT_TOO_BIG = 2
+} pl_conflict_kind;
+
+%inline %{
+/* "NO_NODE", "SELF_ANTI" or "TOO_BIG" (the thesis's names). */
+static const char *conflict_kind_name(pl_conflict_kind kind) { return plb_conflict_kind_name(kind); }
+%}
+
 typedef struct {} Job;
 typedef struct {} JobSet;
 
@@ -46,6 +75,124 @@ typedef struct {} JobSet;
     void set_duration(double seconds) { PLB_CHECK(pl_job_set_duration($self, seconds), ); }
     void set_single_node(bool on) { PLB_CHECK(pl_job_set_single_node($self, on), ); }
     void add_anti_collocation(int32_t a, int32_t b) { PLB_CHECK(pl_job_add_anti_collocation($self, a, b), ); }
+
+    /* Placement constraints (placement/job.h, doc/jobs.md). task -1
+     * (JOB_ALL_TASKS) means the whole job. */
+    /** Node Must: the task (or every task) runs on a machine whose attribute key equals value. */
+    void add_node_must(const char *key, const char *value, int32_t task = -1)
+    {
+        PLB_CHECK(pl_job_add_node_must($self, task, key, value), );
+    }
+    /** Node MustNot: not on a machine whose attribute key equals value. */
+    void add_node_must_not(const char *key, const char *value, int32_t task = -1)
+    {
+        PLB_CHECK(pl_job_add_node_must_not($self, task, key, value), );
+    }
+    int32_t node_constraint_count() { return pl_job_node_constraint_count($self); }
+    int32_t node_constraint_task(int32_t i)
+    {
+        pl_node_constraint c;
+        return plb_node_constraint($self, i, &c) ? c.task : PL_JOB_ALL_TASKS;
+    }
+    bool node_constraint_must_not(int32_t i)
+    {
+        pl_node_constraint c;
+        return plb_node_constraint($self, i, &c) && c.must_not;
+    }
+    const char *node_constraint_key(int32_t i)
+    {
+        pl_node_constraint c;
+        return plb_node_constraint($self, i, &c) ? c.key : NULL;
+    }
+    const char *node_constraint_value(int32_t i)
+    {
+        pl_node_constraint c;
+        return plb_node_constraint($self, i, &c) ? c.value : NULL;
+    }
+    /** Whether task may run on machine vertex v of topo (its node constraints and the node filter). */
+    bool task_admits(int32_t task, const Topology *topo, int32_t v)
+    {
+        return pl_job_task_admits($self, task, topo, v) != 0;
+    }
+    /** Restrict the job to machines with these names (an empty list clears the filter). */
+    void set_node_filter(plb_strs_in names)
+    {
+        PLB_CHECK(pl_job_set_node_filter($self, (const char *const *)names.v, names.n), );
+    }
+    bool admits_node(const char *name) { return pl_job_admits_node($self, name) != 0; }
+    /** Tasks a and b run on the same machine. */
+    void add_collocation(int32_t a, int32_t b) { PLB_CHECK(pl_job_add_collocation($self, a, b), ); }
+    bool collocated(int32_t a, int32_t b) { return pl_job_collocated($self, a, b) != 0; }
+    bool anti_collocated(int32_t a, int32_t b) { return pl_job_anti_collocated($self, a, b) != 0; }
+    /** The class of each task under "must share a machine" (classes 0, 1, ... by lowest task). */
+    plb_ints task_classes()
+    {
+        plb_ints r = plb_ints_alloc(pl_job_task_count($self));
+        if (r.v && pl_job_task_classes($self, r.v) < 0) {
+            free(r.v);
+            PLB_FAIL(PL_ENOMEM, ((plb_ints){ 0, NULL }), "out of memory");
+        }
+        return r;
+    }
+    void add_label(const char *label) { PLB_CHECK(pl_job_add_label($self, label), ); }
+    int32_t label_count() { return pl_job_label_count($self); }
+    const char *label(int32_t i)
+    {
+        const char *l = pl_job_label($self, i);
+        if (!l)
+            PLB_FAIL(PL_EINVAL, NULL, "label index %d out of range", (int)i);
+        return l;
+    }
+    bool has_label(const char *label) { return pl_job_has_label($self, label) != 0; }
+    /** No task of this job shares a machine with another job labelled label (symmetric). */
+    void add_anti_affinity(const char *label) { PLB_CHECK(pl_job_add_anti_affinity($self, label), ); }
+    int32_t anti_affinity_count() { return pl_job_anti_affinity_count($self); }
+    const char *anti_affinity_label(int32_t i)
+    {
+        const char *l = pl_job_anti_affinity_label($self, i);
+        if (!l)
+            PLB_FAIL(PL_EINVAL, NULL, "anti-affinity index %d out of range", (int)i);
+        return l;
+    }
+    bool anti_affine(const Job *other) { return pl_job_anti_affine($self, other) != 0; }
+    bool has_constraints() { return pl_job_has_constraints($self) != 0; }
+    /** Raise InfeasibleError (PL_EINFEASIBLE) naming every conflict of the
+     *  job's constraints on topo (pl_job_check_constraints()). */
+    void check_constraints(const Topology *topo)
+    {
+        PLB_CHECK(pl_job_check_constraints($self, topo, NULL, 0, NULL), );
+    }
+    /** The conflicts, flat: kind, class, task_a, task_b for each (empty: none). */
+    plb_ints conflicts_flat(const Topology *topo)
+    {
+        plb_ints r = { 0, NULL };
+        int32_t n = 0;
+        pl_status st = pl_job_check_constraints($self, topo, NULL, 0, &n);
+        if (st != PL_OK && st != PL_EINFEASIBLE) {
+            plb_status = st;
+            return r;
+        }
+        if (n > INT32_MAX / 4)
+            PLB_FAIL(PL_ELIMIT, r, "%d conflicts", (int)n);
+        pl_conflict *c = malloc(sizeof *c * (size_t)(n > 0 ? n : 1));
+        if (!c)
+            PLB_FAIL(PL_ENOMEM, r, "out of memory");
+        st = pl_job_check_constraints($self, topo, c, n, &n);
+        if (st != PL_OK && st != PL_EINFEASIBLE) {
+            free(c);
+            plb_status = st;
+            return r;
+        }
+        r = plb_ints_alloc(4 * n);
+        for (int32_t i = 0; r.v && i < n; i++) {
+            r.v[4 * i] = (int32_t)c[i].kind;
+            r.v[4 * i + 1] = c[i].cls;
+            r.v[4 * i + 2] = c[i].unit_a;
+            r.v[4 * i + 3] = c[i].unit_b;
+        }
+        free(c);
+        return r;
+    }
 
     const char *name() { return pl_job_name($self); }
     int32_t task_count() { return pl_job_task_count($self); }

@@ -52,6 +52,216 @@ static int plb_decision(const Decisions *d, int32_t i, pl_decision_info *info)
 }
 %}
 
+/* Options of the policies that have their own (pl_policy_opts.policy_opts):
+ * one object per policy call or simulator, holding the option struct of
+ * that policy and copies of every array it points to, so nothing it
+ * hands to the library is borrowed from the script. */
+%{
+typedef struct PolicyOptions {
+    pl_policy_ext_kind kind;
+    char *policy;                /* for messages */
+    pl_sa_policy_opts sa;
+    pl_two_level_opts two_level;
+    pl_gpu_qos_opts gpu_qos;
+    plb_strs_in platforms, workloads; /* owned; two_level points into them */
+    double *task_runtime_s;           /* owned, [workloads * platforms] */
+} PolicyOptions;
+
+static void plb_policy_options_free(PolicyOptions *o)
+{
+    if (!o)
+        return;
+    plb_strs_in_free(&o->platforms);
+    plb_strs_in_free(&o->workloads);
+    free(o->task_runtime_s);
+    free(o->policy);
+    free(o);
+}
+
+/* Re-point two_level at this object's own arrays (after a copy or a set). */
+static void plb_policy_options_link(PolicyOptions *o)
+{
+    o->two_level.nplatforms = o->platforms.n;
+    o->two_level.platforms = (const char *const *)o->platforms.v;
+    o->two_level.nworkloads = o->workloads.n;
+    o->two_level.workloads = (const char *const *)o->workloads.v;
+    o->two_level.task_runtime_s = o->task_runtime_s;
+}
+
+static int plb_strs_copy(plb_strs_in *dst, const plb_strs_in *src)
+{
+    dst->n = 0;
+    dst->v = calloc((size_t)(src->n > 0 ? src->n : 1), sizeof *dst->v);
+    if (!dst->v)
+        return 0;
+    for (int32_t i = 0; i < src->n; i++) {
+        if (!(dst->v[i] = strdup(src->v[i])))
+            return 0;
+        dst->n = i + 1;
+    }
+    return 1;
+}
+
+static PolicyOptions *plb_policy_options_copy(const PolicyOptions *src)
+{
+    PolicyOptions *o = calloc(1, sizeof *o);
+    if (!o)
+        PLB_FAIL(PL_ENOMEM, NULL, "out of memory");
+    *o = *src;
+    o->platforms = (plb_strs_in){ 0, NULL };
+    o->workloads = (plb_strs_in){ 0, NULL };
+    o->task_runtime_s = NULL;
+    o->policy = strdup(src->policy);
+    size_t cells = (size_t)src->platforms.n * (size_t)src->workloads.n;
+    o->task_runtime_s = malloc(sizeof(double) * (cells > 0 ? cells : 1));
+    if (!o->policy || !o->task_runtime_s || !plb_strs_copy(&o->platforms, &src->platforms)
+        || !plb_strs_copy(&o->workloads, &src->workloads)) {
+        plb_policy_options_free(o);
+        PLB_FAIL(PL_ENOMEM, NULL, "out of memory");
+    }
+    if (cells > 0)
+        memcpy(o->task_runtime_s, src->task_runtime_s, sizeof(double) * cells);
+    plb_policy_options_link(o);
+    return o;
+}
+
+/* The struct for pl_policy_opts.policy_opts (NULL: the policy's defaults). */
+static const void *plb_policy_ext(const PolicyOptions *o)
+{
+    if (!o)
+        return NULL;
+    switch (o->kind) {
+    case PL_POLICY_EXT_SA: return &o->sa;
+    case PL_POLICY_EXT_TWO_LEVEL: return &o->two_level;
+    default: return &o->gpu_qos;
+    }
+}
+
+/* PL_EINVAL unless o holds the options of `kind`: an option given to a
+ * policy that does not have it. */
+static int plb_policy_options_is(PolicyOptions *o, pl_policy_ext_kind kind, const char *option)
+{
+    if (o->kind == kind)
+        return 1;
+    plb_status = pl_solver_error(PL_EINVAL, "policy '%s' has no option '%s'", o->policy, option);
+    return 0;
+}
+%}
+
+%nodefaultctor PolicyOptions;
+typedef struct {} PolicyOptions;
+
+%extend PolicyOptions {
+    /** The defaults of a policy that has options of its own: "sa-placement",
+     *  "two-level" or "gpu-qos" (PL_EINVAL for any other name). */
+    PolicyOptions(const char *policy)
+    {
+        static const struct { const char *name; pl_policy_ext_kind kind; } known[] = {
+            { "sa-placement", PL_POLICY_EXT_SA },
+            { "two-level", PL_POLICY_EXT_TWO_LEVEL },
+            { "gpu-qos", PL_POLICY_EXT_GPU_QOS },
+        };
+        for (size_t i = 0; policy && i < sizeof known / sizeof known[0]; i++) {
+            if (strcmp(policy, known[i].name) != 0)
+                continue;
+            PolicyOptions *o = calloc(1, sizeof *o);
+            if (!o || !(o->policy = strdup(policy))) {
+                free(o);
+                PLB_FAIL(PL_ENOMEM, NULL, "out of memory");
+            }
+            o->kind = known[i].kind;
+            pl_sa_policy_opts_init(&o->sa);
+            pl_two_level_opts_init(&o->two_level);
+            pl_gpu_qos_opts_init(&o->gpu_qos);
+            return o;
+        }
+        PLB_FAIL(PL_EINVAL, NULL, "policy '%s' has no options of its own (only sa-placement, "
+                 "two-level and gpu-qos have)", policy ? policy : "(null)");
+    }
+    ~PolicyOptions() { plb_policy_options_free($self); }
+    const char *policy() { return $self->policy; }
+
+    /** sa-placement: "batch" (default) or "online". */
+    void set_mode(const char *mode)
+    {
+        if (!plb_policy_options_is($self, PL_POLICY_EXT_SA, "mode"))
+            return;
+        if (mode && strcmp(mode, "batch") == 0)
+            $self->sa.mode = PL_SA_BATCH;
+        else if (mode && strcmp(mode, "online") == 0)
+            $self->sa.mode = PL_SA_ONLINE;
+        else
+            PLB_FAIL(PL_EINVAL, , "sa-placement: mode '%s' (expected batch or online)", mode ? mode : "(null)");
+    }
+    /** sa-placement: moves tried (the library checks the values when the policy runs). */
+    void set_iterations(int64_t n)
+    {
+        if (plb_policy_options_is($self, PL_POLICY_EXT_SA, "iterations"))
+            $self->sa.iterations = n;
+    }
+    void set_initial_temperature(double t)
+    {
+        if (plb_policy_options_is($self, PL_POLICY_EXT_SA, "initial_temperature"))
+            $self->sa.initial_temperature = t;
+    }
+    void set_cooling(double c)
+    {
+        if (plb_policy_options_is($self, PL_POLICY_EXT_SA, "cooling"))
+            $self->sa.cooling = c;
+    }
+    /** gpu-qos: a latency-sensitive job's slowdown must stay below this. */
+    void set_qos(double q)
+    {
+        if (plb_policy_options_is($self, PL_POLICY_EXT_GPU_QOS, "qos"))
+            $self->gpu_qos.qos = q;
+    }
+    /** gpu-qos: "mmp" (default), "mmp-stuck", "greedy" or "optimal". */
+    void set_pairing(const char *pairing)
+    {
+        static const char *const names[] = { "mmp", "mmp-stuck", "greedy", "optimal" };
+        static const pl_gpu_pairing_algo algos[] = { PL_GPU_PAIRING_MMP, PL_GPU_PAIRING_MMP_STUCK,
+                                                     PL_GPU_PAIRING_GREEDY, PL_GPU_PAIRING_OPTIMAL };
+        if (!plb_policy_options_is($self, PL_POLICY_EXT_GPU_QOS, "pairing"))
+            return;
+        for (int i = 0; pairing && i < 4; i++) {
+            if (strcmp(pairing, names[i]) == 0) {
+                $self->gpu_qos.pairing = algos[i];
+                return;
+            }
+        }
+        PLB_FAIL(PL_EINVAL, , "gpu-qos: pairing '%s' (expected mmp, mmp-stuck, greedy or optimal)",
+                 pairing ? pairing : "(null)");
+    }
+    /** two-level: the table t_K(P) of one task's run time in seconds,
+     *  task_runtime_s row-major [workload][platform]. */
+    void set_task_runtimes(plb_strs_in platforms, plb_strs_in workloads, plb_doubles_in task_runtime_s)
+    {
+        if (!plb_policy_options_is($self, PL_POLICY_EXT_TWO_LEVEL, "task_runtime_s"))
+            return;
+        if ((int64_t)platforms.n * workloads.n != task_runtime_s.n)
+            PLB_FAIL(PL_EINVAL, , "two-level: %d run times for %d workloads x %d platforms",
+                     (int)task_runtime_s.n, (int)workloads.n, (int)platforms.n);
+        /* Copies: the arguments are freed by their freearg typemaps. */
+        plb_strs_in p = { 0, NULL }, w = { 0, NULL };
+        double *t = malloc(sizeof *t * (size_t)(task_runtime_s.n > 0 ? task_runtime_s.n : 1));
+        if (!t || !plb_strs_copy(&p, &platforms) || !plb_strs_copy(&w, &workloads)) {
+            free(t);
+            plb_strs_in_free(&p);
+            plb_strs_in_free(&w);
+            PLB_FAIL(PL_ENOMEM, , "out of memory");
+        }
+        if (task_runtime_s.n > 0)
+            memcpy(t, task_runtime_s.v, sizeof *t * (size_t)task_runtime_s.n);
+        plb_strs_in_free(&$self->platforms);
+        plb_strs_in_free(&$self->workloads);
+        free($self->task_runtime_s);
+        $self->platforms = p;
+        $self->workloads = w;
+        $self->task_runtime_s = t;
+        plb_policy_options_link($self);
+    }
+}
+
 %newobject place;
 %nodefaultctor Decisions;
 typedef struct {} Decisions;
@@ -61,7 +271,7 @@ typedef struct {} Decisions;
  *  profiles NULL: the builtin SC17 profiles. The topology is not modified. */
 static Decisions *place(const char *policy, const Topology *topo, const JobSet *jobs,
                           const ProfileSet *profiles, uint64_t seed,
-                          int32_t max_placed, double network_load)
+                          int32_t max_placed, double network_load, const PolicyOptions *options)
 {
     pl_policy_opts o;
     pl_policy_opts_init(&o);
@@ -71,6 +281,7 @@ static Decisions *place(const char *policy, const Topology *topo, const JobSet *
     o.seed = seed;
     o.max_placed = max_placed;
     o.network_load = network_load;
+    o.policy_opts = plb_policy_ext(options);
     Job **q = plb_queue(jobs);
     if (!q)
         return NULL;
@@ -82,10 +293,12 @@ static Decisions *place(const char *policy, const Topology *topo, const JobSet *
 }
 %}
 /** Decide placements of jobs (in queue order) on topo with a named policy.
- *  profiles NULL: the builtin SC17 profiles. The topology is not modified. */
+ *  profiles NULL: the builtin SC17 profiles; options NULL: the policy's
+ *  defaults. The topology is not modified. */
 Decisions *place(const char *policy, const Topology *topo, const JobSet *jobs,
                  const ProfileSet *profiles = NULL, uint64_t seed = 1,
-                 int32_t max_placed = 0, double network_load = 0);
+                 int32_t max_placed = 0, double network_load = 0,
+                 const PolicyOptions *options = NULL);
 
 
 %extend Decisions {

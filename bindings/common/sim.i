@@ -8,8 +8,20 @@
  * the library. The ProfileSet (optional) is borrowed: the idiomatic layers
  * (placement.Simulator in both languages) keep it alive with the Sim.
  *
- * Records are copied out (SimRecord owns its name), the summary is returned
- * by value, so no script-side object points into another. */
+ * Records are copied out (SimRecord owns its name), the summary and the
+ * time-series points are returned by value, so no script-side object points
+ * into another. The arrays of the options (per-job priorities and startup
+ * delays, failures) and the policy's own options are copied into the Sim,
+ * which the library lets borrow them.
+ *
+ * Progress: every Sim hands the library plb_sim_progress() with itself as
+ * data; it forwards to a script function when one is set (set_progress()).
+ * The plb_cb functions declared below that hold and call that function are
+ * defined per language (python/progress.i, lua/progress.i; the argument
+ * type plb_cbarg and its typemap in each placement.i). A script error in it stops
+ * further calls and is raised by run() once the run is over (the C
+ * simulator cannot be interrupted). run() refuses to be re-entered from the
+ * callback (PL_ESTATE), which the library forbids. */
 
 %{
 #include <errno.h>
@@ -19,10 +31,40 @@ typedef struct plb_shared_jobs {
     int refs;
 } plb_shared_jobs;
 
+/* A script-side callback (per language, see the file comment). */
+typedef struct plb_cb plb_cb;
+/* A callback of fn (None / nil: NULL, plb_status unchanged); NULL and
+ * plb_status set when out of memory. */
+static plb_cb *plb_cb_new(plb_ctx ctx, plb_cbarg fn);
+/* Call it; 0 when it raised (the error is kept for plb_cb_raise()). */
+static int plb_cb_call(plb_cb *cb, plb_ctx ctx, int32_t settled, int32_t total, double sim_time);
+/* Nonzero when a call raised since the last plb_cb_raise(). */
+static int plb_cb_failed(const plb_cb *cb);
+/* Make the kept error the error of the running wrapper (sets plb_error_pending). */
+static void plb_cb_raise(plb_cb *cb, plb_ctx ctx);
+static void plb_cb_free(plb_cb *cb);
+
+/* What a Sim needs beyond the name and numbers: built by SimOptions
+ * setters, copied into the Sim at construction. */
+typedef struct SimOptions {
+    double startup_delay;
+    plb_f64s job_startup_delay; /* v NULL: not set */
+    plb_f64s job_priority;      /* v NULL: not set */
+    pl_sim_failure *failures;
+    int32_t nfailures, cap_failures;
+} SimOptions;
+
 typedef struct Sim {
     pl_sim *sim;
     plb_shared_jobs *jobs;
     char *policy; /* pl_sim_create() copies the options but not the name they point to */
+    PolicyOptions *options;      /* borrowed by the library through policy_opts */
+    double *job_startup_delay;   /* borrowed by the library */
+    double *job_priority;        /* borrowed by the library */
+    pl_sim_failure *failures;    /* borrowed by the library */
+    plb_cb *progress;            /* NULL: none */
+    plb_ctx ctx;                 /* of the run in progress */
+    int running;
 } Sim;
 
 typedef struct SimResult {
@@ -39,9 +81,16 @@ typedef struct SimRecord {
     double arrival, start, finish, wait, run_time, ideal_time, slowdown, utility, min_utility;
     bool below_min_utility, cross_socket;
     int32_t machine;
+    double placed;
+    int32_t restarts;
+    double priority;
+    int32_t remote_gpus;
 } SimRecord;
 
 typedef pl_sim_summary SimSummary;
+typedef pl_sim_sample SimSample;
+typedef pl_sim_failure SimFailure;
+typedef pl_sim_trace Trace;
 
 /* Both halves of a built-in scenario until the script takes them. */
 typedef struct Scenario {
@@ -94,12 +143,122 @@ static pl_status plb_result_csv(const void *res, FILE *f)
 {
     return pl_sim_result_write_csv(res, f);
 }
+
+static pl_status plb_timeline_csv(const void *res, FILE *f)
+{
+    return pl_sim_result_write_timeline_csv(res, f);
+}
+
+/* Write one of the result's CSV tables to a file. */
+static void plb_write_file(plb_writer w, const void *obj, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        PLB_FAIL(PL_EIO, , "cannot open '%s' for writing: %s", path, strerror(errno));
+    pl_status st = w(obj, f);
+    if (fclose(f) != 0 && st == PL_OK)
+        PLB_FAIL(PL_EIO, , "writing '%s' failed: %s", path, strerror(errno));
+    PLB_CHECK(st, );
+}
+
+static void plb_sim_progress(void *data, int32_t settled, int32_t total, double sim_time)
+{
+    Sim *s = data;
+    if (!s->progress || plb_cb_failed(s->progress))
+        return;
+    /* Wrapped calls made by the callback reset these thread-locals: keep
+     * the running wrapper's. */
+    pl_status status = plb_status;
+    int pending = plb_error_pending;
+    plb_cb_call(s->progress, s->ctx, settled, total, sim_time);
+    plb_status = status;
+    plb_error_pending = pending;
+}
+
+static double *plb_f64_dup(const plb_f64s *a)
+{
+    double *v = malloc(sizeof *v * (size_t)(a->n > 0 ? a->n : 1));
+    if (v && a->n > 0)
+        memcpy(v, a->v, sizeof *v * (size_t)a->n);
+    return v;
+}
+
+static void plb_add_failure(SimOptions *o, pl_sim_failure f)
+{
+    if (o->nfailures == o->cap_failures) {
+        if (o->cap_failures > INT32_MAX / 2)
+            PLB_FAIL(PL_ELIMIT, , "too many failures");
+        int32_t cap = o->cap_failures ? 2 * o->cap_failures : 8;
+        pl_sim_failure *v = realloc(o->failures, sizeof *v * (size_t)cap);
+        if (!v)
+            PLB_FAIL(PL_ENOMEM, , "out of memory");
+        o->failures = v;
+        o->cap_failures = cap;
+    }
+    o->failures[o->nfailures++] = f;
+}
+
+static void plb_sim_free(Sim *s)
+{
+    if (!s)
+        return;
+    pl_sim_free(s->sim);
+    plb_shared_jobs_release(s->jobs);
+    free(s->policy);
+    plb_policy_options_free(s->options);
+    free(s->job_startup_delay);
+    free(s->job_priority);
+    free(s->failures);
+    if (s->progress)
+        plb_cb_free(s->progress);
+    free(s);
+}
+
+/* Copy what `more` adds into s and o (PL_EINVAL for arrays of the wrong length). */
+static int plb_sim_take_options(Sim *s, const SimOptions *more, pl_sim_opts *o)
+{
+    int32_t jobs = pl_jobset_count(s->jobs->jobs);
+    o->startup_delay = more->startup_delay;
+    const plb_f64s *arrays[2] = { &more->job_startup_delay, &more->job_priority };
+    const char *what[2] = { "startup delays", "priorities" };
+    double **dst[2] = { &s->job_startup_delay, &s->job_priority };
+    for (int k = 0; k < 2; k++) {
+        if (!arrays[k]->v)
+            continue;
+        if (arrays[k]->n != jobs) {
+            plb_status = pl_solver_error(PL_EINVAL, "Sim: %d %s for %d jobs", (int)arrays[k]->n,
+                                         what[k], (int)jobs);
+            return 0;
+        }
+        if (!(*dst[k] = plb_f64_dup(arrays[k]))) {
+            plb_status = pl_solver_error(PL_ENOMEM, "out of memory");
+            return 0;
+        }
+    }
+    o->job_startup_delay = s->job_startup_delay;
+    o->job_priority = s->job_priority;
+    if (more->nfailures > 0) {
+        s->failures = malloc(sizeof *s->failures * (size_t)more->nfailures);
+        if (!s->failures) {
+            plb_status = pl_solver_error(PL_ENOMEM, "out of memory");
+            return 0;
+        }
+        memcpy(s->failures, more->failures, sizeof *s->failures * (size_t)more->nfailures);
+        o->failures = s->failures;
+        o->nfailures = more->nfailures;
+    }
+    return 1;
+}
 %}
 
 %rename(SimRuntime) pl_sim_runtime;
 typedef enum pl_sim_runtime { PL_SIM_RUNTIME_PROGRESS = 0, PL_SIM_RUNTIME_ARTIFACT = 1 } pl_sim_runtime;
 
 %newobject Sim::run;
+%newobject SimResult::timeline_csv;
+%newobject Trace::load;
+%newobject Trace::from_string;
+%newobject Trace::jobs;
 %newobject SimResult::record;
 %newobject SimResult::summary;
 %newobject SimResult::csv;
@@ -111,6 +270,9 @@ typedef struct {} Sim;
 typedef struct {} SimResult;
 %nodefaultctor Scenario;
 typedef struct {} Scenario;
+typedef struct {} SimOptions;
+%nodefaultctor Trace;
+typedef struct {} Trace;
 
 /* Read-only snapshots. */
 %immutable;
@@ -123,6 +285,10 @@ typedef struct {
     double arrival, start, finish, wait, run_time, ideal_time, slowdown, utility, min_utility;
     bool below_min_utility, cross_socket;
     int32_t machine;
+    double placed;          /* time of the placing decision; -1 if not run */
+    int32_t restarts;       /* times a device failure killed it */
+    double priority;
+    int32_t remote_gpus;
 } SimRecord;
 
 %nodefaultctor SimSummary;
@@ -132,7 +298,27 @@ typedef struct {
     int32_t slower_than_ideal, below_min_utility, slo_violations;
     int64_t rounds;
     double decision_mean, decision_p50, decision_p90, decision_p99, decision_max, wall_time;
+    double mean_gpu_util, mean_core_util, mean_nvme_util, mean_fragmentation;
+    int32_t failures, jobs_killed;
+    double lost_gpu_seconds;
+    int32_t remote_jobs;
 } SimSummary;
+
+/* One point of the utilisation time series (doc/simulator.md sec. 5b). */
+typedef struct {
+    double time;
+    int32_t running, queued, gpus_used, gpus_failed;
+    double gpu_util, core_util, nvme_util, fragmentation;
+    int32_t remote_gpus;
+} SimSample;
+
+/* One device failure: the GPU vertex fails at time, back after repair
+ * seconds (0: never). */
+typedef struct {
+    double time;
+    int32_t gpu;
+    double repair;
+} SimFailure;
 %mutable;
 
 %extend SimRecord {
@@ -147,7 +333,8 @@ typedef struct {
      *  policy. profiles NULL: the builtin SC17 profiles (borrowed otherwise). */
     Sim(const Topology *topo, const JobSet *jobs, const char *policy = "topo-aware",
         uint64_t seed = 1, double interval = 1.0, pl_sim_runtime runtime = PL_SIM_RUNTIME_PROGRESS,
-        const ProfileSet *profiles = NULL, int32_t max_placed = 0, double network_load = 0)
+        const ProfileSet *profiles = NULL, int32_t max_placed = 0, double network_load = 0,
+        const PolicyOptions *options = NULL, const SimOptions *more = NULL)
     {
         if (!topo || !jobs)
             PLB_FAIL(PL_EINVAL, NULL, "Sim: topology and jobs are required");
@@ -155,13 +342,13 @@ typedef struct {
         if (!s)
             PLB_FAIL(PL_ENOMEM, NULL, "out of memory");
         s->policy = strdup(policy ? policy : "topo-aware");
-        s->jobs = plb_shared_jobs_copy(jobs);
-        if (!s->policy || !s->jobs) {
-            if (!s->policy)
-                plb_status = pl_solver_error(PL_ENOMEM, "out of memory");
-            plb_shared_jobs_release(s->jobs);
-            free(s->policy);
+        if (!s->policy) {
             free(s);
+            PLB_FAIL(PL_ENOMEM, NULL, "out of memory");
+        }
+        s->jobs = plb_shared_jobs_copy(jobs);
+        if (!s->jobs || (options && !(s->options = plb_policy_options_copy(options)))) {
+            plb_sim_free(s);
             return NULL;
         }
         pl_sim_opts o;
@@ -171,32 +358,42 @@ typedef struct {
         o.policy.profiles = profiles;
         o.policy.max_placed = max_placed;
         o.policy.network_load = network_load;
+        o.policy.policy_opts = plb_policy_ext(s->options);
         o.interval = interval;
         o.runtime = runtime;
+        o.progress = plb_sim_progress;
+        o.progress_data = s;
+        if (more && !plb_sim_take_options(s, more, &o)) {
+            plb_sim_free(s);
+            return NULL;
+        }
         pl_status st = pl_sim_create(topo, s->jobs->jobs, &o, &s->sim);
         if (st != PL_OK) {
+            plb_sim_free(s);
             plb_status = st;
-            plb_shared_jobs_release(s->jobs);
-            free(s->policy);
-            free(s);
             return NULL;
         }
         return s;
     }
-    ~Sim()
-    {
-        pl_sim_free($self->sim);
-        plb_shared_jobs_release($self->jobs);
-        free($self->policy);
-        free($self);
-    }
+    ~Sim() { plb_sim_free($self); }
     /** Run from an idle state; each call starts over. */
-    SimResult *run()
+    SimResult *run(plb_ctx ctx)
     {
+        if ($self->running)
+            PLB_FAIL(PL_ESTATE, NULL, "Sim.run: the simulator is running (called from its progress callback)");
         SimResult *r = calloc(1, sizeof *r);
         if (!r)
             PLB_FAIL(PL_ENOMEM, NULL, "out of memory");
+        $self->running = 1;
+        $self->ctx = ctx;
         pl_status st = pl_sim_run($self->sim, &r->res);
+        $self->running = 0;
+        if (st == PL_OK && $self->progress && plb_cb_failed($self->progress)) {
+            pl_sim_result_free(r->res);
+            free(r);
+            plb_cb_raise($self->progress, ctx);
+            return NULL;
+        }
         if (st != PL_OK) {
             free(r);
             plb_status = st;
@@ -205,6 +402,20 @@ typedef struct {
         r->jobs = $self->jobs;
         r->jobs->refs++;
         return r;
+    }
+    /** Call fn(settled, total, sim_time) as runs progress (None / nil: no
+     *  calls). An error in fn stops the calls and is raised by run() when
+     *  the run is over. */
+    void set_progress(plb_ctx ctx, plb_cbarg fn)
+    {
+        if ($self->running)
+            PLB_FAIL(PL_ESTATE, , "Sim.set_progress: the simulator is running");
+        plb_cb *cb = plb_cb_new(ctx, fn);
+        if (plb_status != PL_OK)
+            return;
+        if ($self->progress)
+            plb_cb_free($self->progress);
+        $self->progress = cb;
     }
     const char *policy() { return $self->policy; }
     int32_t job_count() { return pl_jobset_count($self->jobs->jobs); }
@@ -232,7 +443,8 @@ typedef struct {
         }
         *r = (SimRecord){ c.job, name, plb_sim_state_name(c.state), c.ngpus, c.arrival, c.start,
                           c.finish, c.wait, c.run_time, c.ideal_time, c.slowdown, c.utility,
-                          c.min_utility, c.below_min_utility != 0, c.cross_socket != 0, c.machine };
+                          c.min_utility, c.below_min_utility != 0, c.cross_socket != 0, c.machine,
+                          c.placed, c.restarts, c.priority, c.remote_gpus };
         return r;
     }
     SimSummary *summary()
@@ -251,15 +463,139 @@ typedef struct {
     /** The per-job records as CSV text (pl_sim_result_write_csv()). */
     char *csv() { return plb_write_string(plb_result_csv, $self->res); }
     /** Write the CSV to a file; PL_EIO if it cannot be written. */
-    void write_csv(const char *path)
+    void write_csv(const char *path) { plb_write_file(plb_result_csv, $self->res, path); }
+    /** Points of the utilisation time series. */
+    int64_t timeline_count() { return pl_sim_result_timeline_count($self->res); }
+    /** Point i of the time series (a copy). */
+    SimSample timeline(int64_t i)
     {
-        FILE *f = fopen(path, "w");
-        if (!f)
-            PLB_FAIL(PL_EIO, , "cannot open '%s' for writing: %s", path, strerror(errno));
-        pl_status st = pl_sim_result_write_csv($self->res, f);
-        if (fclose(f) != 0 && st == PL_OK)
-            PLB_FAIL(PL_EIO, , "writing '%s' failed: %s", path, strerror(errno));
-        PLB_CHECK(st, );
+        SimSample p;
+        memset(&p, 0, sizeof p);
+        PLB_CHECK(pl_sim_result_timeline($self->res, i, &p), p);
+        return p;
+    }
+    /** The time series as CSV text (pl_sim_result_write_timeline_csv()). */
+    char *timeline_csv() { return plb_write_string(plb_timeline_csv, $self->res); }
+    void write_timeline_csv(const char *path) { plb_write_file(plb_timeline_csv, $self->res, path); }
+}
+
+%extend SimOptions {
+    SimOptions()
+    {
+        SimOptions *o = calloc(1, sizeof *o);
+        if (!o)
+            PLB_FAIL(PL_ENOMEM, NULL, "out of memory");
+        return o;
+    }
+    ~SimOptions()
+    {
+        free($self->job_startup_delay.v);
+        free($self->job_priority.v);
+        free($self->failures);
+        free($self);
+    }
+    /** Seconds from every job's placement to the start of its tasks. */
+    void set_startup_delay(double seconds) { $self->startup_delay = seconds; }
+    /** Per-job startup delays, one per job in workload order (replace the common one). */
+    void set_job_startup_delays(plb_doubles_in seconds)
+    {
+        plb_f64s a = { seconds.n, seconds.v };
+        double *v = plb_f64_dup(&a);
+        if (!v)
+            PLB_FAIL(PL_ENOMEM, , "out of memory");
+        free($self->job_startup_delay.v);
+        $self->job_startup_delay = (plb_f64s){ seconds.n, v };
+    }
+    /** Per-job queue priorities (higher first), one per job in workload order. */
+    void set_priorities(plb_doubles_in priorities)
+    {
+        plb_f64s a = { priorities.n, priorities.v };
+        double *v = plb_f64_dup(&a);
+        if (!v)
+            PLB_FAIL(PL_ENOMEM, , "out of memory");
+        free($self->job_priority.v);
+        $self->job_priority = (plb_f64s){ priorities.n, v };
+    }
+    /** A device failure: GPU vertex gpu fails at time, back repair seconds later (0: never).
+     *  The library checks the values when the Sim is created. */
+    void add_failure(double time, int32_t gpu, double repair = 0)
+    {
+        plb_add_failure($self, (pl_sim_failure){ time, gpu, repair });
+    }
+    /** Append the failures of a CSV failure trace (pl_sim_failures_load()), GPU names resolved in topo. */
+    void load_failures(const char *path, const Topology *topo)
+    {
+        pl_sim_failure *f = NULL;
+        int32_t n = 0;
+        PLB_CHECK(pl_sim_failures_load(path, topo, &f, &n), );
+        for (int32_t i = 0; i < n && plb_status == PL_OK; i++)
+            plb_add_failure($self, f[i]);
+        pl_sim_failures_free(f);
+    }
+    int32_t failure_count() { return $self->nfailures; }
+    SimFailure failure(int32_t i)
+    {
+        SimFailure f = { 0, -1, 0 };
+        if (i < 0 || i >= $self->nfailures)
+            PLB_FAIL(PL_EINVAL, f, "failure index %d out of range (%d failures)", (int)i,
+                     (int)$self->nfailures);
+        return $self->failures[i];
+    }
+}
+
+%extend Trace {
+    /** A workload trace file: CSV, the JSON trace form or an SC17 workload (doc/simulator.md 6b). */
+    static Trace *load(const char *path)
+    {
+        Trace *t = NULL;
+        PLB_CHECK(pl_sim_trace_load(path, &t), NULL);
+        return t;
+    }
+    /** A trace from text; source names it in error messages. */
+    static Trace *from_string(const char *text, const char *source = NULL)
+    {
+        Trace *t = NULL;
+        PLB_CHECK(pl_sim_trace_load_string(text, 0, source, &t), NULL);
+        return t;
+    }
+    ~Trace() { pl_sim_trace_free($self); }
+    int32_t count() { return pl_jobset_count(pl_sim_trace_jobs($self)); }
+    /** "csv", "json" or "sc17". */
+    const char *format() { return pl_sim_trace_format($self); }
+    /** A copy of the trace's jobs. */
+    JobSet *jobs()
+    {
+        const pl_jobset *src = pl_sim_trace_jobs($self);
+        JobSet *s = NULL;
+        PLB_CHECK(pl_jobset_create(&s), NULL);
+        for (int32_t i = 0; i < pl_jobset_count(src); i++) {
+            Job *c = NULL;
+            pl_status st = pl_job_copy(pl_jobset_get(src, i), &c);
+            if (st == PL_OK)
+                st = pl_jobset_add(s, c, NULL);
+            if (st != PL_OK) {
+                pl_jobset_free(s);
+                plb_status = st;
+                return NULL;
+            }
+        }
+        return s;
+    }
+    plb_f64s priorities()
+    {
+        int32_t n = pl_jobset_count(pl_sim_trace_jobs($self));
+        plb_f64s r = plb_f64s_alloc(n);
+        if (r.v && n > 0)
+            memcpy(r.v, pl_sim_trace_priorities($self), sizeof *r.v * (size_t)n);
+        return r;
+    }
+    plb_f64s startup_delays()
+    {
+        int32_t n = pl_jobset_count(pl_sim_trace_jobs($self));
+        plb_f64s r = plb_f64s_alloc(n);
+        if (r.v && n > 0)
+            memcpy(r.v, pl_sim_trace_startup_delays($self), sizeof *r.v * (size_t)n);
+        return r;
     }
 }
 

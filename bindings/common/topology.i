@@ -168,6 +168,41 @@ typedef struct {} Topology;
         PLB_CHECK(pl_topology_set_capacity($self, v, res, amount), );
     }
 
+    /* Vertex attributes (what node constraints test: doc/topology.md). */
+    /** Set attribute key of vertex v to value (None / nil removes it). */
+    void set_attr(int32_t v, const char *key, const char *value)
+    {
+        PLB_CHECK(pl_topology_set_attr($self, v, key, value), );
+    }
+    /** Value of attribute key on v itself (not its ancestors); None / nil when absent. */
+    const char *attr(int32_t v, const char *key)
+    {
+        if (v < 0 || v >= pl_topology_vertex_count($self))
+            PLB_FAIL(PL_EINVAL, NULL, "vertex %d out of range (%d vertices)", (int)v,
+                     (int)pl_topology_vertex_count($self));
+        return pl_topology_attr($self, v, key);
+    }
+    int32_t attr_count(int32_t v)
+    {
+        if (v < 0 || v >= pl_topology_vertex_count($self))
+            PLB_FAIL(PL_EINVAL, -1, "vertex %d out of range (%d vertices)", (int)v,
+                     (int)pl_topology_vertex_count($self));
+        return pl_topology_attr_count($self, v);
+    }
+    /** Key of attribute i of v (in the order keys were first set). */
+    const char *attr_key(int32_t v, int32_t i)
+    {
+        const char *k = NULL;
+        PLB_CHECK(pl_topology_attr_at($self, v, i, &k, NULL), NULL);
+        return k;
+    }
+    const char *attr_value(int32_t v, int32_t i)
+    {
+        const char *val = NULL;
+        PLB_CHECK(pl_topology_attr_at($self, v, i, NULL, &val), NULL);
+        return val;
+    }
+
     int32_t vertex_count() { return pl_topology_vertex_count($self); }
     int32_t link_count() { return pl_topology_link_count($self); }
     const char *vertex_name(int32_t v)

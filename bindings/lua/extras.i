@@ -24,6 +24,56 @@ function P.job(name, gpus, traffic, workload, size)
   return j
 end
 
+-- Methods written in Lua are added to a SWIG class's instance function
+-- table, where the generated ones live, so objects from factories have them too.
+local function methods(class) return getmetatable(class)[".instance"][".fn"] end
+
+local topology_methods = methods(P.Topology)
+
+--- t:attrs(v): the attributes of vertex v as a table key -> value.
+function topology_methods.attrs(self, v)
+  local t = {}
+  for i = 0, self:attr_count(v) - 1 do t[self:attr_key(v, i)] = self:attr_value(v, i) end
+  return t
+end
+
+--- t:machines(): the machine vertices in preorder.
+function topology_methods.machines(self) return self:descendants(-1, P.VK_MACHINE) end
+
+local job_methods = methods(P.Job)
+
+--- job:node_constraints(): {task=, must_not=, key=, value=} in the order
+--- added; task is nil for a constraint on the whole job.
+function job_methods.node_constraints(self)
+  local out = {}
+  for i = 0, self:node_constraint_count() - 1 do
+    local task = self:node_constraint_task(i)
+    out[#out + 1] = { task = task ~= P.JOB_ALL_TASKS and task or nil,
+                      must_not = self:node_constraint_must_not(i),
+                      key = self:node_constraint_key(i), value = self:node_constraint_value(i) }
+  end
+  return out
+end
+
+function job_methods.labels(self) return names(function() return self:label_count() end,
+                                               function(i) return self:label(i) end) end
+function job_methods.anti_affinity(self)
+  return names(function() return self:anti_affinity_count() end,
+               function(i) return self:anti_affinity_label(i) end)
+end
+
+--- job:conflicts(topo): {kind="NO_NODE"|"SELF_ANTI"|"TOO_BIG", cls=, task_a=,
+--- task_b=} per conflict of the job's constraints on topo (task_b nil
+--- unless SELF_ANTI); empty when they can be met.
+function job_methods.conflicts(self, topo)
+  local flat, out = self:conflicts_flat(topo), {}
+  for i = 1, #flat, 4 do
+    out[#out + 1] = { kind = P.conflict_kind_name(flat[i]), cls = flat[i + 1], task_a = flat[i + 2],
+                      task_b = flat[i + 3] >= 0 and flat[i + 3] or nil }
+  end
+  return out
+end
+
 --- A JobSet holding copies of the Jobs in a sequence (a JobSet is returned as is).
 function P.jobset(jobs)
   if type(jobs) == "userdata" then return jobs end
@@ -45,17 +95,69 @@ end
 
 local kinds = { [0] = "placed", "postponed", "waiting", "rejected" }
 
---- A policy by name; opts: profiles, seed, max_placed, network_load.
+-- Options of the policies that have their own, by the PolicyOptions setter
+-- taking each (PolicyOptions refuses another policy's option).
+local option_setters = { mode = "set_mode", iterations = "set_iterations",
+  initial_temperature = "set_initial_temperature", cooling = "set_cooling",
+  qos = "set_qos", pairing = "set_pairing" }
+
+--- The PolicyOptions of `policy` from a table of its options, or nil when
+--- it is empty: sa-placement mode ("batch" | "online"), iterations,
+--- initial_temperature, cooling; two-level task_runtime_s
+--- ({workload = {platform = seconds}}); gpu-qos qos, pairing ("mmp",
+--- "mmp-stuck", "greedy", "optimal"). Unknown options raise PL_EINVAL.
+function P.policy_options(policy, options)
+  if not options or next(options) == nil then return nil end
+  local o = P.PolicyOptions(policy)
+  for key, value in pairs(options) do
+    if key == "task_runtime_s" then
+      local workloads, platforms, cells = {}, {}, {}
+      for w in pairs(value) do workloads[#workloads + 1] = w end
+      table.sort(workloads)
+      if #workloads > 0 then
+        for p in pairs(value[workloads[1]]) do platforms[#platforms + 1] = p end
+        table.sort(platforms)
+      end
+      for _, w in ipairs(workloads) do
+        local n = 0
+        for _ in pairs(value[w]) do n = n + 1 end
+        for _, p in ipairs(platforms) do
+          local v = value[w][p]
+          if n ~= #platforms or v == nil then
+            error(string.format("PL_EINVAL: task_runtime_s: workload %q lacks platform %q or has others", w, p), 2)
+          end
+          cells[#cells + 1] = v
+        end
+      end
+      o:set_task_runtimes(platforms, workloads, cells)
+    elseif option_setters[key] then
+      o[option_setters[key]](o, value)
+    else
+      error(string.format("PL_EINVAL: policy %q: unknown option %q", policy, tostring(key)), 2)
+    end
+  end
+  return o
+end
+
+local common_policy_keys = { profiles = true, seed = true, max_placed = true, network_load = true }
+
+--- A policy by name; opts: profiles, seed, max_placed, network_load, and
+--- the policy's own options (placement.policy_options()).
 --- policy:place(topology, jobs [, apply]) returns a sequence of decisions
 --- {job=, kind=, gpus={...}, machine=, utility=, comm_cost=, slowdown=, reason=}
 --- with an apply(topology) function that allocates the placed jobs.
 function P.Policy(name, opts)
   opts = opts or {}
-  local policy = { name = name or "topo-aware", opts = opts }
+  name = name or "topo-aware"
+  local own = {}
+  for k, v in pairs(opts) do
+    if not common_policy_keys[k] then own[k] = v end
+  end
+  local policy = { name = name, opts = opts, options = P.policy_options(name, own) }
   function policy:place(topo, jobs, apply)
     local set = P.jobset(jobs)
     local d = P.place(self.name, topo, set, opts.profiles, opts.seed or 1,
-                      opts.max_placed or 0, opts.network_load or 0)
+                      opts.max_placed or 0, opts.network_load or 0, self.options)
     local out = {}
     for i = 0, d:count() - 1 do
       local job = set:get(i)
@@ -74,8 +176,9 @@ end
 --- Names accepted by placement.scenario().
 function P.scenario_names() return names(P.sim_scenario_count, P.sim_scenario_name) end
 
---- A built-in simulator scenario: returns topology, jobs (see scenario_names();
---- opts: machines, jobs, seed, 0 keeping its default size).
+--- A built-in simulator scenario: returns topology, jobs (see scenario_names():
+--- sc17-proto, sc17-s1, sc17-s2, drmaestro; opts: machines, jobs, seed, 0
+--- keeping its default size).
 function P.scenario(name, opts)
   opts = opts or {}
   local sc = P.Scenario(name, opts.machines or 0, opts.jobs or 0, opts.seed or 1)
@@ -85,10 +188,14 @@ end
 local summary_fields = { "jobs", "done", "rejected", "unfinished", "makespan", "mean_wait",
   "max_wait", "mean_turnaround", "mean_slowdown", "max_slowdown", "slower_than_ideal",
   "below_min_utility", "slo_violations", "rounds", "decision_mean", "decision_p50",
-  "decision_p90", "decision_p99", "decision_max", "wall_time" }
+  "decision_p90", "decision_p99", "decision_max", "wall_time", "mean_gpu_util", "mean_core_util",
+  "mean_nvme_util", "mean_fragmentation", "failures", "jobs_killed", "lost_gpu_seconds",
+  "remote_jobs" }
 local record_fields = { "job", "name", "state", "ngpus", "arrival", "start", "finish", "wait",
   "run_time", "ideal_time", "slowdown", "utility", "min_utility", "below_min_utility",
-  "cross_socket", "machine" }
+  "cross_socket", "machine", "placed", "restarts", "priority", "remote_gpus" }
+local sample_fields = { "time", "running", "queued", "gpus_used", "gpus_failed", "gpu_util",
+  "core_util", "nvme_util", "fragmentation", "remote_gpus" }
 local runtimes = { progress = P.SIM_RUNTIME_PROGRESS, artifact = P.SIM_RUNTIME_ARTIFACT }
 
 local function copy_fields(obj, fields)
@@ -97,27 +204,88 @@ local function copy_fields(obj, fields)
   return t
 end
 
---- Trace-driven simulator: jobs (a JobSet or a sequence of Jobs, copied) on
---- topology (copied); opts: policy (default "topo-aware-p"), seed, interval,
---- runtime ("progress" or "artifact"), profiles (kept alive), max_placed,
---- network_load. sim:run() returns {policy=, summary={makespan=, ...},
---- jobs={{name=, state=, wait=, ...}, ...}} with result:to_csv([path]).
+--- A CSV failure trace (time,gpu,repair; gpu a vertex or a path of names
+--- resolved in topo) as a sequence of {time=, gpu=, repair=}.
+function P.load_failures(path, topo)
+  local o, out = P.SimOptions(), {}
+  o:load_failures(path, topo)
+  for i = 0, o:failure_count() - 1 do out[#out + 1] = copy_fields(o:failure(i), { "time", "gpu", "repair" }) end
+  return out
+end
+
+-- The SimOptions of the options added after the first release, or nil.
+local function sim_options(topo, opts)
+  if not opts.startup_delay and not opts.startup_delays and not opts.priorities
+     and not opts.failures then
+    return nil
+  end
+  local o = P.SimOptions()
+  o:set_startup_delay(opts.startup_delay or 0)
+  if opts.startup_delays then o:set_job_startup_delays(opts.startup_delays) end
+  if opts.priorities then o:set_priorities(opts.priorities) end
+  for _, f in ipairs(opts.failures or {}) do
+    local gpu = f.gpu or f[2]
+    if type(gpu) == "string" then gpu = topo:find(gpu) end
+    o:add_failure(f.time or f[1], gpu, f.repair or f[3] or 0)
+  end
+  return o
+end
+
+--- Trace-driven simulator: jobs (a JobSet, a sequence of Jobs, or a Trace;
+--- copied) on topology (copied); opts: policy (default "topo-aware-p"),
+--- seed, interval, runtime ("progress" or "artifact"), profiles (kept
+--- alive), max_placed, network_load, policy_options (a table, see
+--- placement.policy_options()), startup_delay (s, every job),
+--- startup_delays and priorities (one per job; a Trace gives its own unless
+--- these are set, or startup_delay for the delays), failures (sequence of
+--- {time=, gpu=, repair=} or {time, gpu, repair}; gpu a vertex or a path;
+--- repair 0 or absent: never), progress (function(settled, total, sim_time);
+--- an error in it is raised again by run() once the run is over).
+--- sim:run() returns {policy=, summary={makespan=, ...}, jobs={{name=,
+--- state=, wait=, ...}, ...}} with result:to_csv([path]),
+--- result:timeline() (sequence of {time=, running=, gpu_util=, ...}) and
+--- result:timeline_csv([path]).
 function P.Simulator(topo, jobs, opts)
   opts = opts or {}
   local runtime = runtimes[opts.runtime or "progress"]
   if not runtime then error(string.format("PL_EINVAL: unknown runtime model %q", tostring(opts.runtime)), 2) end
   local policy = opts.policy or "topo-aware-p"
+  if type(jobs) == "userdata" and swig_type(jobs) == "Trace *" then
+    local trace = jobs
+    jobs = trace:jobs()
+    local o = {}
+    for k, v in pairs(opts) do o[k] = v end
+    o.priorities = o.priorities or trace:priorities()
+    if not o.startup_delays and (o.startup_delay or 0) == 0 then o.startup_delays = trace:startup_delays() end
+    opts = o
+  end
   local handle = P.Sim(topo, P.jobset(jobs), policy, opts.seed or 1, opts.interval or 1.0,
-                       runtime, opts.profiles, opts.max_placed or 0, opts.network_load or 0)
+                       runtime, opts.profiles, opts.max_placed or 0, opts.network_load or 0,
+                       P.policy_options(policy, opts.policy_options), sim_options(topo, opts))
+  if opts.progress ~= nil then
+    if type(opts.progress) ~= "function" then
+      error("PL_EINVAL: progress must be a function, got a " .. type(opts.progress), 2)
+    end
+    handle:set_progress(opts.progress)
+  end
   local sim = { policy = policy, profiles = opts.profiles, handle = handle }
   function sim:run()
     local res = self.handle:run()
     local out = { policy = self.policy, summary = copy_fields(res:summary(), summary_fields), jobs = {} }
     for i = 0, res:count() - 1 do out.jobs[#out.jobs + 1] = copy_fields(res:record(i), record_fields) end
-    -- The closure keeps the C result (and the jobs its CSV names) alive.
+    -- The closures keep the C result (and the jobs its CSV names) alive.
     function out:to_csv(path)
       if path == nil then return res:csv() end
       res:write_csv(path)
+    end
+    function out:timeline()
+      local t = {}
+      for i = 0, res:timeline_count() - 1 do t[#t + 1] = copy_fields(res:timeline(i), sample_fields) end
+      return t
+    end
+    function out:timeline_csv(path)
+      if path == nil then return res:timeline_csv() end
+      res:write_timeline_csv(path)
     end
     return out
   end

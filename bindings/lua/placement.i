@@ -6,10 +6,24 @@
     plb_status = PL_OK;
     $action
     if (plb_status != PL_OK) {
-        lua_pushfstring(L, "%s: %s", pl_status_name(plb_status), pl_last_error());
+        if (plb_error_pending)
+            plb_error_pending = 0; /* a callback's error value, already on the stack */
+        else
+            lua_pushfstring(L, "%s: %s", pl_status_name(plb_status), pl_last_error());
         SWIG_fail;
     }
 }
+
+/* Script functions are called back on the state of the call that runs them. */
+%typemap(in, numinputs=0) plb_ctx "$1 = (plb_ctx)L;"
+
+/* A script function given to the library's callbacks (bindings/common/sim.i):
+ * the stack index of a function, or of nil for none. */
+%{
+typedef int plb_cbarg;
+static int plb_lua_function_or_nil(lua_State *L, int i) { return lua_isfunction(L, i) || lua_isnil(L, i); }
+%}
+%typemap(in, checkfn="plb_lua_function_or_nil") plb_cbarg "$1 = $input;"
 
 /* Arrays come back as sequences (1-based positions holding 0-based ids). */
 %typemap(out) plb_ints {
@@ -31,6 +45,63 @@
     SWIG_arg++;
 }
 
+%typemap(out) plb_f64s {
+    lua_createtable(L, $1.n, 0);
+    for (int32_t i_ = 0; i_ < $1.n; i_++) {
+        lua_pushnumber(L, $1.v[i_]);
+        lua_rawseti(L, -2, i_ + 1);
+    }
+    free($1.v);
+    SWIG_arg++;
+}
+
+/* Sequence tables in; strings are copied, numbers must be numbers. */
+%typemap(in, checkfn="lua_istable") plb_strs_in {
+    lua_Integer n_ = (lua_Integer)lua_rawlen(L, $input);
+    $1.v = n_ < INT32_MAX ? calloc((size_t)(n_ > 0 ? n_ : 1), sizeof *$1.v) : NULL;
+    if (!$1.v) {
+        lua_pushstring(L, "PL_ENOMEM: out of memory");
+        SWIG_fail;
+    }
+    for (lua_Integer i_ = 1; i_ <= n_; i_++) {
+        lua_rawgeti(L, $input, i_);
+        if (lua_type(L, -1) != LUA_TSTRING) {
+            const char *type_ = luaL_typename(L, -1);
+            lua_pop(L, 1);
+            lua_pushfstring(L, "PL_EINVAL: expected a sequence of strings, item %d is a %s", (int)i_, type_);
+            SWIG_fail;
+        }
+        $1.v[i_ - 1] = strdup(lua_tostring(L, -1));
+        lua_pop(L, 1);
+        if (!$1.v[i_ - 1]) {
+            lua_pushstring(L, "PL_ENOMEM: out of memory");
+            SWIG_fail;
+        }
+        $1.n = (int32_t)i_;
+    }
+}
+%typemap(in, checkfn="lua_istable") plb_doubles_in {
+    lua_Integer n_ = (lua_Integer)lua_rawlen(L, $input);
+    $1.v = n_ < INT32_MAX ? malloc(sizeof *$1.v * (size_t)(n_ > 0 ? n_ : 1)) : NULL;
+    if (!$1.v) {
+        lua_pushstring(L, "PL_ENOMEM: out of memory");
+        SWIG_fail;
+    }
+    for (lua_Integer i_ = 1; i_ <= n_; i_++) {
+        lua_rawgeti(L, $input, i_);
+        int ok_ = lua_type(L, -1) == LUA_TNUMBER;
+        $1.v[i_ - 1] = ok_ ? lua_tonumber(L, -1) : 0;
+        if (!ok_) {
+            const char *type_ = luaL_typename(L, -1);
+            lua_pop(L, 1);
+            lua_pushfstring(L, "PL_EINVAL: expected a sequence of numbers, item %d is a %s", (int)i_, type_);
+            SWIG_fail;
+        }
+        lua_pop(L, 1);
+    }
+    $1.n = (int32_t)n_;
+}
+
 /* Lua 5.4 has real integers: ids, costs and flows stay integers instead of
  * SWIG's default conversion through lua_Number (a double). */
 %typemap(in, checkfn="lua_isnumber") int32_t, int64_t, uint64_t
@@ -39,4 +110,5 @@
 %{ lua_pushinteger(L, (lua_Integer)$1); SWIG_arg++; %}
 
 %include "../common/all.i"
+%include "progress.i"
 %include "extras.i"

@@ -2,6 +2,25 @@
  * static factories such as FlowNetwork.from_dimacs() have them too). */
 
 %rename(_add_arc) FlowNetwork::add_arc;
+%rename(_add_node_must) Job::add_node_must;
+%rename(_add_node_must_not) Job::add_node_must_not;
+%rename(_check_constraints) Job::check_constraints;
+%rename(_set_node_filter) Job::set_node_filter;
+
+%pythoncode %{
+import collections as _collections
+
+NodeConstraint = _collections.namedtuple("NodeConstraint", ["task", "must_not", "key", "value"])
+NodeConstraint.__doc__ = """A node constraint of a Job: task None for the whole job;
+must_not False for a Must (the machine's attribute key equals value), True
+for a MustNot (absent or different)."""
+
+ConstraintConflict = _collections.namedtuple("ConstraintConflict", ["kind", "cls", "task_a", "task_b"])
+ConstraintConflict.__doc__ = """A conflict of a Job's constraints on a topology
+(Kim's thesis): kind "NO_NODE", "SELF_ANTI" or "TOO_BIG"; cls the class of
+tasks that must share a machine; task_a, task_b the tasks involved (task_b
+None unless SELF_ANTI)."""
+%}
 
 %extend FlowNetwork {
 %pythoncode %{
@@ -85,6 +104,14 @@ def free(self, v, res=RES_UNITS):
     """Free amount of a resource on v."""
     return self.amount(v, res)[2]
 
+def attrs(self, v):
+    """The attributes of vertex v as a dict, in the order the keys were first set."""
+    return {self.attr_key(v, i): self.attr_value(v, i) for i in range(self.attr_count(v))}
+
+def machines(self):
+    """The machine vertices, in preorder."""
+    return self.descendants(-1, VK_MACHINE)
+
 def __len__(self):
     return self.vertex_count()
 
@@ -107,6 +134,58 @@ def data_parallel(name, gpus, traffic=1.0, workload=None, size="1"):
     if workload is not None:
         j.set_workload(workload, size)
     return j
+
+def add_node_must(self, key, value, task=None):
+    """Node Must: `task` (None: every task) runs only on a machine whose
+    attribute `key` equals `value`. Several Musts intersect."""
+    self._add_node_must(key, value, JOB_ALL_TASKS if task is None else task)
+
+def add_node_must_not(self, key, value, task=None):
+    """Node MustNot: `task` (None: every task) does not run on a machine
+    whose attribute `key` equals `value` (one without it qualifies)."""
+    self._add_node_must_not(key, value, JOB_ALL_TASKS if task is None else task)
+
+def node_constraints(self):
+    """The node constraints in the order added, as NodeConstraint tuples."""
+    out = []
+    for i in range(self.node_constraint_count()):
+        task = self.node_constraint_task(i)
+        out.append(NodeConstraint(None if task == JOB_ALL_TASKS else task,
+                                  self.node_constraint_must_not(i), self.node_constraint_key(i),
+                                  self.node_constraint_value(i)))
+    return out
+
+def set_node_filter(self, names):
+    """Restrict the job to machines with these names (empty or None: no filter)."""
+    if isinstance(names, (str, bytes)):
+        raise TypeError("set_node_filter takes a list of machine names, not one string")
+    self._set_node_filter(list(names) if names is not None else [])
+
+def labels(self):
+    """The job's labels (which other jobs' anti-affinity may name)."""
+    return [self.label(i) for i in range(self.label_count())]
+
+def anti_affinity(self):
+    """The labels whose jobs must not share a machine with this one."""
+    return [self.anti_affinity_label(i) for i in range(self.anti_affinity_count())]
+
+def conflicts(self, topology):
+    """The conflicts of the job's constraints on `topology`
+    (ConstraintConflict tuples; empty when the constraints can be met)."""
+    flat = self.conflicts_flat(topology)
+    return [ConstraintConflict(conflict_kind_name(flat[i]), flat[i + 1], flat[i + 2],
+                               None if flat[i + 3] < 0 else flat[i + 3])
+            for i in range(0, len(flat), 4)]
+
+def check_constraints(self, topology):
+    """Raise InfeasibleError when the job's constraints conflict on
+    `topology`; the message names each conflict and its .conflicts
+    attribute lists them (ConstraintConflict tuples)."""
+    try:
+        self._check_constraints(topology)
+    except _core.InfeasibleError as e:
+        e.conflicts = self.conflicts(topology)
+        raise
 
 def __repr__(self):
     return "<placement.Job %r: %d tasks>" % (self.name(), self.task_count())
@@ -136,5 +215,15 @@ def __getitem__(self, i):
 
 def __iter__(self):
     return (self.get(i) for i in range(self.count()))
+%}
+}
+
+%extend Trace {
+%pythoncode %{
+def __len__(self):
+    return self.count()
+
+def __repr__(self):
+    return "<placement.Trace %s: %d jobs>" % (self.format(), self.count())
 %}
 }

@@ -9,6 +9,9 @@
 /* One exception class per pl_status, created at import below; __init__.py
  * re-exports them (placement.ParseError, ...). */
 %{
+/* A script function given to the library's callbacks (bindings/common/sim.i). */
+typedef PyObject *plb_cbarg;
+
 static PyObject *plb_exc[13];
 
 static void plb_raise(int status)
@@ -75,9 +78,22 @@ static void plb_raise(int status)
     plb_status = PL_OK;
     $action
     if (plb_status != PL_OK) {
-        plb_raise(plb_status);
+        if (plb_error_pending)
+            plb_error_pending = 0; /* a callback's exception, already restored */
+        else
+            plb_raise(plb_status);
         SWIG_fail;
     }
+}
+
+/* Python calls back without a context: the GIL is held throughout. */
+%typemap(in, numinputs=0) plb_ctx "$1 = NULL;"
+%typemap(in) plb_cbarg {
+    if ($input != Py_None && !PyCallable_Check($input)) {
+        PyErr_Format(PyExc_TypeError, "expected a callable or None, not %s", Py_TYPE($input)->tp_name);
+        SWIG_fail;
+    }
+    $1 = $input;
 }
 
 %typemap(out) plb_ints {
@@ -93,5 +109,73 @@ static void plb_raise(int status)
     free($1.v);
 }
 
+%typemap(out) plb_f64s {
+    $result = PyList_New($1.n);
+    for (int32_t i_ = 0; $result && i_ < $1.n; i_++)
+        PyList_SET_ITEM($result, i_, PyFloat_FromDouble($1.v[i_]));
+    free($1.v);
+}
+
+/* Sequences in: any sequence (list, tuple, ...) but not a str for a list
+ * of str, so that "node1" is not taken as five names. */
+%typemap(in) plb_strs_in {
+    if ($input != Py_None) {
+        PyObject *seq_ = NULL;
+        if (!PyUnicode_Check($input) && !PyBytes_Check($input))
+            seq_ = PySequence_Fast($input, "expected a sequence of str");
+        else
+            PyErr_SetString(PyExc_TypeError, "expected a sequence of str, got a single string");
+        if (!seq_)
+            SWIG_fail;
+        Py_ssize_t n_ = PySequence_Fast_GET_SIZE(seq_);
+        $1.v = n_ < INT32_MAX ? calloc((size_t)(n_ > 0 ? n_ : 1), sizeof *$1.v) : NULL;
+        if (!$1.v) {
+            Py_DECREF(seq_);
+            PyErr_NoMemory();
+            SWIG_fail;
+        }
+        for (Py_ssize_t i_ = 0; i_ < n_; i_++) {
+            PyObject *item_ = PySequence_Fast_GET_ITEM(seq_, i_);
+            const char *str_ = PyUnicode_Check(item_) ? PyUnicode_AsUTF8(item_) : NULL;
+            if (!str_ && !PyErr_Occurred())
+                PyErr_Format(PyExc_TypeError, "expected a sequence of str, item %zd is %s", i_,
+                             Py_TYPE(item_)->tp_name);
+            if (str_ && !($1.v[i_] = strdup(str_)))
+                PyErr_NoMemory();
+            if (PyErr_Occurred()) {
+                Py_DECREF(seq_);
+                SWIG_fail;
+            }
+            $1.n = (int32_t)(i_ + 1);
+        }
+        Py_DECREF(seq_);
+    }
+}
+%typemap(in) plb_doubles_in {
+    if ($input != Py_None) {
+        PyObject *seq_ = PySequence_Fast($input, "expected a sequence of numbers");
+        if (!seq_)
+            SWIG_fail;
+        Py_ssize_t n_ = PySequence_Fast_GET_SIZE(seq_);
+        $1.v = n_ < INT32_MAX ? malloc(sizeof *$1.v * (size_t)(n_ > 0 ? n_ : 1)) : NULL;
+        if (!$1.v) {
+            Py_DECREF(seq_);
+            PyErr_NoMemory();
+            SWIG_fail;
+        }
+        for (Py_ssize_t i_ = 0; i_ < n_; i_++) {
+            double d_ = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq_, i_));
+            if (d_ == -1.0 && PyErr_Occurred()) {
+                Py_DECREF(seq_);
+                SWIG_fail;
+            }
+            $1.v[i_] = d_;
+        }
+        $1.n = (int32_t)n_;
+        Py_DECREF(seq_);
+    }
+}
+
 %include "extras.i"
 %include "../common/all.i"
+%include "progress.i"

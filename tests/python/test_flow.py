@@ -150,3 +150,14 @@ def test_infeasible_agrees_with_networkx():
         nx.min_cost_flow_cost(g)
     with pytest.raises(placement.InfeasibleError):
         placement.FlowNetwork.from_networkx(g).solve()
+
+
+@pytest.mark.parametrize("name,cost,nodes,arcs", expected_costs())
+def test_relaxation_matches_network_simplex(data, name, cost, nodes, arcs):
+    # The relaxation (RELAX dual ascent) solver, by name: the same optimal
+    # cost as network simplex on every fixture, with a valid certificate.
+    assert "relaxation" in placement.solvers()
+    net = placement.FlowNetwork.from_dimacs(data("flow/" + name))
+    res = net.solve("relaxation", verify=True)
+    assert res.cost == net.solve("network-simplex").cost == cost
+    check_certificate(net, net.solve("relaxation", cold_start=True))

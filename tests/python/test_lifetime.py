@@ -73,3 +73,64 @@ def test_ownership_flags():
     assert t.thisown
     assert placement.Topology.cluster(t, 1).thisown
     assert placement.JobSet.from_json_string('{"jobs": [{"gpus": 1}]}').get(0).thisown
+
+
+def test_progress_callback_reference_is_dropped():
+    import sys
+    t = placement.Topology.cluster(placement.Topology.builtin("minsky"), 1)
+    job = placement.Job.data_parallel("j", 1)
+    job.set_duration(5)
+
+    def progress(settled, total, sim_time):
+        pass
+    before = sys.getrefcount(progress)
+    sims = [placement.Simulator(t, [job], policy="fcfs", progress=progress) for _ in range(10)]
+    assert sys.getrefcount(progress) == before + 10  # each simulator holds one
+    sims[0].run()
+    sims[1]._sim.set_progress(None)  # replaced: its reference is dropped at once
+    assert sys.getrefcount(progress) == before + 9
+    del sims
+    gc.collect()
+    assert sys.getrefcount(progress) == before
+
+
+# Twenty jobs, so that a leaked trace or simulator is large enough to show.
+TRACE_20 = "arrival,gpus,duration\n" + "".join("%d,%d,5\n" % (i, 1 + i % 2) for i in range(20))
+
+
+def new_objects_cycle(t):
+    tr = placement.Trace.from_string(TRACE_20)
+    sim = placement.Simulator(t, tr, policy="sa-placement", policy_options={"iterations": 5},
+                              failures=[(2, "cluster/rack0/node0/package0/gpu0", 1)],
+                              progress=lambda *a: None)
+    r = sim.run()
+    assert r.timeline() and r.timeline_csv()
+    j = placement.Job.data_parallel("j", 2)
+    j.add_node_must("zone", "a")
+    j.add_label("x")
+    j.set_node_filter(["node0"])
+    assert len(j.conflicts(t)) == 1 and j.node_constraints()
+    try:
+        j.check_constraints(t)
+    except placement.InfeasibleError:
+        pass
+    placement.Policy("two-level", task_runtime_s={"A": {"p": 1.0}})
+    try:
+        placement.Policy("two-level", iterations=1)
+    except placement.InvalidArgumentError:
+        pass
+
+
+def test_no_leak_over_1000_cycles_of_the_new_objects():
+    t = placement.Topology.cluster(placement.Topology.builtin("minsky"), 1)
+    t.set_attr(t.machines()[0], "zone", "b")
+    for _ in range(200):
+        new_objects_cycle(t)
+    gc.collect()
+    before = rss_kib()
+    for _ in range(1000):
+        new_objects_cycle(t)
+    gc.collect()
+    grown = rss_kib() - before
+    print("RSS growth over 1000 cycles of the new objects: %d KiB" % grown)
+    assert grown < 2048, "RSS grew by %d KiB" % grown

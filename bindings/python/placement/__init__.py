@@ -17,6 +17,8 @@ from .core import (  # noqa: F401  (re-exported API)
     topology_builtin_count, topology_builtin_name, decision_kind_name,
     Sim as _Sim, Scenario as _Scenario, sim_scenario_count, sim_scenario_name,
     SIM_RUNTIME_PROGRESS, SIM_RUNTIME_ARTIFACT,
+    PolicyOptions, SimOptions as _SimOptions, Trace, NodeConstraint, ConstraintConflict,
+    conflict_kind_name, JOB_ALL_TASKS,
 )
 from .core import *  # noqa: F401,F403  (enum constants VK_GPU, RES_UNITS, LK_NVLINK, ...)
 
@@ -131,16 +133,77 @@ class Placement(list):
         self._decisions.apply(topology, self._jobs, self._profiles)
 
 
+# Keyword options of the policies that have their own (pl_policy_opts.policy_opts),
+# by the PolicyOptions setter that takes each; PolicyOptions refuses an option
+# of another policy (InvalidArgumentError).
+_OPTION_SETTERS = {
+    "mode": "set_mode",                                # sa-placement: "batch" or "online"
+    "iterations": "set_iterations",                    # sa-placement
+    "initial_temperature": "set_initial_temperature",  # sa-placement
+    "cooling": "set_cooling",                          # sa-placement
+    "qos": "set_qos",                                  # gpu-qos
+    "pairing": "set_pairing",                          # gpu-qos: "mmp", "mmp-stuck", "greedy", "optimal"
+}
+
+
+def _runtime_table(table):
+    """two-level's task_runtime_s {workload: {platform: seconds}} as the
+    (platforms, workloads, row-major run times) of the C struct."""
+    workloads = list(table)
+    platforms = list(table[workloads[0]]) if workloads else []
+    cells = []
+    for w in workloads:
+        row = table[w]
+        if set(row) != set(platforms):
+            raise InvalidArgumentError("task_runtime_s: workload %r has platforms %s, expected %s"
+                                       % (w, sorted(row), sorted(platforms)))
+        cells.extend(float(row[p]) for p in platforms)
+    return platforms, workloads, cells
+
+
+def policy_options(policy, **options):
+    """The PolicyOptions of `policy` with the given keyword options, or None
+    when there are none. sa-placement: mode ("batch" | "online"),
+    iterations, initial_temperature, cooling; two-level: task_runtime_s
+    ({workload: {platform: seconds}}); gpu-qos: qos, pairing ("mmp",
+    "mmp-stuck", "greedy", "optimal"). An option unknown to every policy is
+    a TypeError; one of another policy, or any option for a policy without
+    options, an InvalidArgumentError. Values are checked by the library
+    when the policy runs."""
+    return _make_options(policy, options)
+
+
+def _make_options(policy, options):
+    if not options:
+        return None
+    o = PolicyOptions(policy)
+    for key, value in options.items():
+        if key == "task_runtime_s":
+            o.set_task_runtimes(*_runtime_table(value))
+        elif key in _OPTION_SETTERS:
+            getattr(o, _OPTION_SETTERS[key])(value)
+        else:
+            raise TypeError("policy %r: unexpected option %r" % (policy, key))
+    return o
+
+
 class Policy:
     """A placement policy by name ("topo-aware", "fcfs", "bf", "pack",
-    "spread", "random", "drmaestro", ...; see policies())."""
+    "spread", "random", "drmaestro", "sa-placement", "two-level", "gpu-qos",
+    "constraint-energy", "constraint-balance", ...; see policies()).
+    Keyword arguments beyond the common ones are the policy's own options
+    (see policy_options()), e.g. Policy("sa-placement", seed=3,
+    iterations=500, mode="online")."""
 
-    def __init__(self, name="topo-aware", profiles=None, seed=1, max_placed=0, network_load=0.0):
+    def __init__(self, name="topo-aware", profiles=None, seed=1, max_placed=0, network_load=0.0,
+                 **options):
         self.name = name
         self.profiles = profiles
         self.seed = seed
         self.max_placed = max_placed
         self.network_load = network_load
+        self.options = dict(options)
+        self._options = _make_options(name, options)
 
     def place(self, topology, jobs, apply=False):
         """Decide where each job of `jobs` (a JobSet or Jobs, in priority
@@ -149,14 +212,15 @@ class Policy:
         if not isinstance(jobs, JobSet):
             jobs = JobSet.of(jobs)
         d = _place(self.name, topology, jobs, self.profiles, self.seed, self.max_placed,
-                   self.network_load)
+                   self.network_load, self._options)
         result = Placement(d, jobs, self.profiles)
         if apply:
             result.apply(topology)
         return result
 
     def __repr__(self):
-        return "Policy(%r)" % self.name
+        opts = "".join(", %s=%r" % kv for kv in self.options.items())
+        return "Policy(%r%s)" % (self.name, opts)
 
 
 def scenario_names():
@@ -167,9 +231,11 @@ def scenario_names():
 def scenario(name, machines=0, jobs=0, seed=1):
     """A built-in simulator scenario as (Topology, JobSet): "sc17-proto"
     (6 jobs on one Minsky), "sc17-s1" (100 jobs on 5 Minsky machines),
-    "sc17-s2" (generated, 10,000 jobs on 1,000 machines; jobs and seed apply
-    to it only). machines=0 keeps the scenario's own size. Raises
-    NotFoundError for an unknown name."""
+    "sc17-s2" (generated, 10,000 jobs on 1,000 machines), "drmaestro"
+    (512 Rodinia jobs on 16 Firestone machines, plus CPU-only warm-up
+    jobs); jobs and seed apply to sc17-s2 and drmaestro only. machines=0
+    keeps the scenario's own size. Raises NotFoundError for an unknown
+    name."""
     sc = _Scenario(name, machines, jobs, seed)
     return sc.take_topology(), sc.take_jobs()
 
@@ -178,26 +244,55 @@ SimSummary = collections.namedtuple("SimSummary", [
     "jobs", "done", "rejected", "unfinished", "makespan", "mean_wait", "max_wait",
     "mean_turnaround", "mean_slowdown", "max_slowdown", "slower_than_ideal",
     "below_min_utility", "slo_violations", "rounds", "decision_mean", "decision_p50",
-    "decision_p90", "decision_p99", "decision_max", "wall_time"])
+    "decision_p90", "decision_p99", "decision_max", "wall_time",
+    "mean_gpu_util", "mean_core_util", "mean_nvme_util", "mean_fragmentation",
+    "failures", "jobs_killed", "lost_gpu_seconds", "remote_jobs"])
 SimSummary.__doc__ = """Aggregates of a run (doc/simulator.md): times in seconds;
 makespan = last finish - first arrival; decision_* and wall_time are wall-clock
-measurements (the only fields that differ between two runs of the same inputs)."""
+measurements (the only fields that differ between two runs of the same inputs);
+mean_* are time-weighted means of the time series over [first arrival, last
+finish] (core and NVMe -1 when the topology does not model them); failures,
+jobs_killed, lost_gpu_seconds count device failures; remote_jobs the done jobs
+that used a GPU of another machine."""
 
 SimJobRecord = collections.namedtuple("SimJobRecord", [
     "job", "name", "state", "ngpus", "arrival", "start", "finish", "wait", "run_time",
     "ideal_time", "slowdown", "utility", "min_utility", "below_min_utility", "cross_socket",
-    "machine"])
+    "machine", "placed", "restarts", "priority", "remote_gpus"])
 SimJobRecord.__doc__ = """What happened to one job: state is "done", "rejected" or
 "unfinished"; start/finish are -1 when it did not run; machine is the machine
-ordinal, -1 if several or not run."""
+ordinal, -1 if several or not run; placed is the time of the decision that
+placed it (start - its startup delay; -1 if not run); restarts the times a
+device failure killed it; priority its queue priority; remote_gpus the GPUs it
+used on another machine (drmaestro)."""
+
+SimSample = collections.namedtuple("SimSample", [
+    "time", "running", "queued", "gpus_used", "gpus_failed", "gpu_util", "core_util",
+    "nvme_util", "fragmentation", "remote_gpus"])
+SimSample.__doc__ = """One point of the utilisation time series: the state from
+`time` until the next point's time (doc/simulator.md sec. 5b)."""
+
+SimFailure = collections.namedtuple("SimFailure", ["time", "gpu", "repair"])
+SimFailure.__doc__ = """A device failure: GPU vertex `gpu` fails at `time` (s) and is
+back `repair` seconds later (0: never)."""
+SimFailure.__new__.__defaults__ = (0.0,)
+
+
+def load_failures(path, topology):
+    """A CSV failure trace (header time,gpu,repair; gpu a vertex or a path
+    of names resolved in `topology`) as a list of SimFailure."""
+    o = _SimOptions()
+    o.load_failures(str(path), topology)
+    return [SimFailure(f.time, f.gpu, f.repair) for f in (o.failure(i) for i in range(o.failure_count()))]
 
 _RUNTIMES = {"progress": SIM_RUNTIME_PROGRESS, "artifact": SIM_RUNTIME_ARTIFACT}
 
 
 class SimulationResult:
     """One run of a Simulator: .summary (SimSummary), .jobs (SimJobRecord per
-    job, workload order), to_csv(). Valid on its own: it keeps the C result
-    and the simulator's copy of the jobs alive, nothing else."""
+    job, workload order), timeline(), to_csv(), timeline_csv(). Valid on its
+    own: it keeps the C result and the simulator's copy of the jobs alive,
+    nothing else."""
 
     def __init__(self, result, policy):
         self._result = result
@@ -205,6 +300,24 @@ class SimulationResult:
         s = result.summary()
         self.summary = SimSummary(*(getattr(s, f) for f in SimSummary._fields))
         self.jobs = [self._record(result.record(i)) for i in range(result.count())]
+        self._timeline = None
+
+    def timeline(self):
+        """The utilisation time series: a list of SimSample, one point after
+        every event that changed the state, in increasing time."""
+        if self._timeline is None:
+            r = self._result
+            self._timeline = [SimSample(*(getattr(p, f) for f in SimSample._fields))
+                              for p in (r.timeline(i) for i in range(r.timeline_count()))]
+        return list(self._timeline)
+
+    def timeline_csv(self, path=None):
+        """The time series as CSV (byte-identical for identical inputs):
+        written to path, or returned as a string when path is None."""
+        if path is None:
+            return self._result.timeline_csv()
+        self._result.write_timeline_csv(str(path))
+        return None
 
     @staticmethod
     def _record(r):
@@ -223,24 +336,66 @@ class SimulationResult:
             self.policy, len(self.jobs), self.summary.makespan)
 
 
+def _sim_options(topology, startup_delay, startup_delays, priorities, failures):
+    """The SimOptions of the arguments beyond the first release, or None."""
+    if not startup_delay and startup_delays is None and priorities is None and not failures:
+        return None
+    o = _SimOptions()
+    o.set_startup_delay(float(startup_delay))
+    if startup_delays is not None:
+        o.set_job_startup_delays(list(startup_delays))
+    if priorities is not None:
+        o.set_priorities(list(priorities))
+    for f in failures or ():
+        f = tuple(f)
+        time, gpu, repair = f[0], f[1], (f[2] if len(f) > 2 else 0.0)
+        if isinstance(gpu, str):
+            gpu = topology.find(gpu)
+        o.add_failure(float(time), gpu, float(repair or 0.0))
+    return o
+
+
 class Simulator:
-    """Trace-driven simulator (doc/simulator.md): replays `jobs` (a JobSet
-    or Jobs, with arrival times) on `topology` under a named policy. Both
-    are copied at construction; `profiles` (a ProfileSet, default the
+    """Trace-driven simulator (doc/simulator.md): replays `jobs` (a JobSet,
+    Jobs with arrival times, or a Trace) on `topology` under a named policy.
+    Both are copied at construction; `profiles` (a ProfileSet, default the
     builtin SC17 profiles) is kept alive by the simulator. runtime is
-    "progress" (default) or "artifact" (the SC17 artifact's model)."""
+    "progress" (default) or "artifact" (the SC17 artifact's model).
+
+    policy_options: the policy's own options as a dict (see
+    policy_options()). startup_delay: seconds from placement to the start of
+    every job's tasks; startup_delays, priorities: one value per job (a
+    Trace gives its own unless these are passed; a non-zero startup_delay
+    replaces the trace's delays). failures: (time, gpu, repair) tuples or
+    SimFailure (gpu a vertex or a path of names; repair 0 or omitted:
+    never), e.g. from load_failures(). progress: called as
+    progress(settled, total, sim_time) during run(); an exception it raises
+    is re-raised by run() once the run is over."""
 
     def __init__(self, topology, jobs, policy="topo-aware-p", seed=1, interval=1.0,
-                 runtime="progress", profiles=None, max_placed=0, network_load=0.0):
-        if not isinstance(jobs, JobSet):
+                 runtime="progress", profiles=None, max_placed=0, network_load=0.0,
+                 policy_options=None, startup_delay=0.0, startup_delays=None, priorities=None,
+                 failures=None, progress=None):
+        if isinstance(jobs, Trace):
+            trace = jobs
+            jobs = trace.jobs()
+            if priorities is None:
+                priorities = trace.priorities()
+            if startup_delays is None and not startup_delay:
+                startup_delays = trace.startup_delays()
+        elif not isinstance(jobs, JobSet):
             jobs = JobSet.of(jobs)
         if runtime not in _RUNTIMES:
             raise InvalidArgumentError("unknown runtime model %r (expected one of %s)"
                                        % (runtime, ", ".join(_RUNTIMES)))
         self.policy = policy
         self._profiles = profiles
+        options = _make_options(policy, policy_options)
+        more = _sim_options(topology, startup_delay, startup_delays, priorities, failures)
         self._sim = _Sim(topology, jobs, policy, seed, interval, _RUNTIMES[runtime], profiles,
-                         max_placed, network_load)
+                         max_placed, network_load, options, more)
+        if progress is not None:
+            self._sim.set_progress(progress)
 
     def run(self):
         """Simulate from an idle state (each call starts over); returns a
