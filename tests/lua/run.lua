@@ -425,21 +425,15 @@ check("anti-affinity and node filter", function()
   assert(a:labels()[1] == "web" and a:anti_affinity()[1] == "web" and a:anti_affine(b) and not a:anti_affine(a))
   for _, name in ipairs(placement.policies()) do
     local queue = { web("a"), web("b"), web("c"), web("d") }
-    if name == "sa-placement" then
-      -- A library bug (reported): anti-affine queued jobs make it fail. This
-      -- check fails once it is fixed, to be replaced by the one below.
-      raises(function() placement.Policy(name):place(t, queue) end, "PL_EINTERNAL", "annealed")
-    else
-      local seen, placed = {}, 0
-      for _, d in ipairs(placement.Policy(name):place(t, queue)) do
-        if d.kind == "placed" then
-          local m = machine_of(t, d.gpus[1])
-          assert(not seen[m], name .. ": two web jobs on one machine")
-          seen[m], placed = true, placed + 1
-        end
+    local seen, placed = {}, 0
+    for _, d in ipairs(placement.Policy(name):place(t, queue)) do
+      if d.kind == "placed" then
+        local m = machine_of(t, d.gpus[1])
+        assert(not seen[m], name .. ": two web jobs on one machine")
+        seen[m], placed = true, placed + 1
       end
-      if name == "fcfs" or name == "topo-aware" then assert(placed == 3, name) end
     end
+    if name == "fcfs" or name == "topo-aware" then assert(placed == 3, name) end
   end
   local f = placement.job("filtered", 1)
   f:set_node_filter({ "node2" })

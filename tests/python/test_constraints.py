@@ -168,14 +168,7 @@ def test_anti_affinity_labels():
     assert not a.anti_affine(placement.Job.data_parallel("plain", 1))
 
 
-# sa-placement fails with PL_EINTERNAL ("job ... no longer fits its annealed
-# GPUs") when queued jobs are anti-affine to each other: a library bug,
-# reported; strict, so the test says when it is fixed.
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(raises=placement.InternalError, strict=True,
-                                            reason="sa-placement bug with anti-affine queued jobs"))
-    if n == "sa-placement" else n
-    for n in placement.policies()])
+@pytest.mark.parametrize("name", placement.policies())
 def test_anti_affinity_between_queued_jobs(cluster, name):
     res = placement.Policy(name).place(cluster, [web("a"), web("b"), web("c"), web("d")])
     placed = [machine_of(cluster, d.gpus[0]) for d in res if d.placed]
