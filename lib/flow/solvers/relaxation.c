@@ -280,6 +280,28 @@ static inline int32_t balanced_dfs(rx_work *w, int32_t start, int back, int32_t 
     return -1;
 }
 
+/* Move up to d units, at most the path's bottleneck, from node from to
+ * node to along the residual arcs in pred[]: a path built forward from
+ * from (back = 0: pred[u] enters u) or backwards from to (back = 1, as
+ * balanced_dfs() leaves it: pred[u] leaves u towards to). */
+static inline void send_on_path(rx_work *w, int32_t from, int32_t to, int64_t d, int back)
+{
+    const pl_flow_problem *p = w->p;
+    int32_t end = back ? from : to, root = back ? to : from;
+    for (int32_t u = end; u != root;) {
+        int32_t q = w->pred[u];
+        d = rcap(w, q) < d ? rcap(w, q) : d;
+        u = back ? pl_residual_head(p, q) : pl_residual_tail(p, q);
+    }
+    for (int32_t u = end; u != root;) {
+        int32_t q = w->pred[u];
+        w->flow[q >> 1] += (q & 1) ? -d : d;
+        u = back ? pl_residual_head(p, q) : pl_residual_tail(p, q);
+    }
+    w->excess[from] -= d;
+    w->excess[to] += d;
+}
+
 /* Single-node dual ascent for the deficit node v (the mirror of the
  * ascent from an excess): when the balanced arcs into v cannot carry its
  * deficit, fill them and raise pi[v] to the next breakpoint, so that the
@@ -339,18 +361,7 @@ static void relocate_deficits(rx_work *w)
             int64_t d = -w->excess[v];
             if (t != z && w->excess[t] < d)
                 d = w->excess[t];
-            for (int32_t u = t; u != v;) {
-                int32_t q = w->pred[u];
-                d = rcap(w, q) < d ? rcap(w, q) : d;
-                u = pl_residual_head(p, q);
-            }
-            for (int32_t u = t; u != v;) {
-                int32_t q = w->pred[u];
-                w->flow[q >> 1] += (q & 1) ? -d : d;
-                u = pl_residual_head(p, q);
-            }
-            w->excess[t] -= d;
-            w->excess[v] += d;
+            send_on_path(w, t, v, d, 1);
         }
     }
 }
@@ -454,21 +465,7 @@ static int scan_node(rx_work *w, int32_t u, int64_t *es, int64_t *out0)
 /* Augment from s along the tree to the deficit node t. */
 static void augment(rx_work *w, int32_t s, int32_t t)
 {
-    const pl_flow_problem *p = w->p;
-    int64_t delta = w->excess[s] < -w->excess[t] ? w->excess[s] : -w->excess[t];
-    for (int32_t v = t; v != s;) {
-        int32_t r = w->pred[v];
-        int64_t c = rcap(w, r);
-        delta = c < delta ? c : delta;
-        v = pl_residual_tail(p, r);
-    }
-    for (int32_t v = t; v != s;) {
-        int32_t r = w->pred[v];
-        w->flow[r >> 1] += (r & 1) ? -delta : delta;
-        v = pl_residual_tail(p, r);
-    }
-    w->excess[s] -= delta;
-    w->excess[t] += delta;
+    send_on_path(w, s, t, w->excess[s] < -w->excess[t] ? w->excess[s] : -w->excess[t], 0);
 }
 
 /* Dual ascent on S (members[0 .. nmembers-1]): saturate its balanced
