@@ -84,6 +84,17 @@ PL_INTERNAL pl_status pl_residual_potentials(const pl_flow_problem *p, const int
  * 1 when all supplies are routed, 0 otherwise. Returns PL_OK or PL_ENOMEM. */
 PL_INTERNAL pl_status pl_feasible_flow(const pl_flow_problem *p, int64_t *flow, int *feasible);
 
+/* For the potentials pi, restore complementary slackness on flow (fill
+ * every arc of negative reduced cost, empty every arc of positive reduced
+ * cost, keep the balanced ones) and set excess[v] = supply - outflow +
+ * inflow: the warm start of the solvers that keep every residual arc's
+ * reduced cost >= 0 (slackness.c). */
+PL_INTERNAL void pl_restore_slackness(const pl_flow_problem *p, const int64_t *pi, int64_t *flow,
+                                      int64_t *excess);
+
+/* Potentials are defined up to a constant: shift pi[0..n-1] to minimum 0. */
+PL_INTERNAL void pl_shift_potentials(int32_t n, int64_t *pi);
+
 /* Built-in solvers, one per file under solvers/. */
 PL_INTERNAL extern const pl_solver_ops pl_solver_cycle_canceling;
 PL_INTERNAL extern const pl_solver_ops pl_solver_ssp;

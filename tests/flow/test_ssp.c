@@ -1,61 +1,46 @@
-/* Tests of the successive-shortest-paths solver ("ssp"): hand-computed optima
- * on small networks exercising each feature of the normalised problem, the
- * error paths, the dual certificate, and a 200x200 assignment problem checked
- * against an independent Hungarian algorithm. */
+/* Tests of the successive-shortest-paths solver ("ssp"): the shared
+ * battery of common/solver_cases.h (hand-computed cases, error paths,
+ * direct calls, warm re-solves), plus the amounts an infeasibility report
+ * names, the dual certificate checked here, and a 200x200 assignment
+ * problem checked against an independent Hungarian algorithm. */
 #include <stdlib.h>
 #include <string.h>
 #include "../common/solver_cases.h"
 #include "flow/flownet_impl.h"
 
-/* ---- helpers ------------------------------------------------------------- */
-
-/* Solve through the registry with verification and the given iteration limit. */
-static pl_status solve_limited(pl_flownet *net, int64_t limit, pl_solve_stats *stats)
+/* The -7 network needs at most one augmentation per unit of supply. */
+static void direct_iterations(sc_direct *d)
 {
-    pl_solve_opts o;
-    pl_solve_opts_init(&o);
-    o.solver = "ssp";
-    o.verify = 1;
-    o.max_iterations = limit;
-    return pl_flownet_solve(net, &o, stats);
+    assert_true(d->out.iterations <= 4);
 }
+
+static const sc_solver SSP = {
+    .name = "ssp",
+    .ops = &pl_solver_ssp,
+    .flags = SC_WARM,
+    /* sc_classic6() needs exactly 3 augmentations (see solver_cases.c). */
+    .classic6_iterations = 3,
+    .infeasible_says = "units of supply cannot reach any demand",
+    .direct_checks = direct_iterations,
+};
 
 /* ---- error paths ------------------------------------------------------- */
 
-/* 5 units from 0 to 2 but the only route has a 3-unit arc. */
-static void test_infeasible(void **state)
+/* The report names the supply stranded: 2 of 5 units behind a 3-unit arc;
+ * directly, 7 of node 0's 9 units (arc 0->1 holds 2) plus node 3's 4 (no
+ * arc leaves it). */
+static void test_infeasible_amounts(void **state)
 {
     (void)state;
-    pl_flownet *net = sc_new_net(3);
-    sc_supply(net, 0, 5);
-    sc_supply(net, 2, -5);
-    sc_arc(net, 0, 1, 0, 3, 1);
-    sc_arc(net, 1, 2, 0, 10, 1);
+    pl_flownet *net = sc_infeasible_net(0);
     assert_pl_status(pl_test_solve(net, "ssp", NULL), PL_EINFEASIBLE);
-    assert_true(strlen(pl_last_error()) > 0);
     assert_non_null(strstr(pl_last_error(), "2 units"));
-    assert_false(pl_flownet_has_solution(net));
     pl_flownet_free(net);
-}
 
-/* classic6 needs exactly 3 augmentations (see sc_classic6 in
- * tests/common/solver_cases.c). */
-static void test_max_iterations(void **state)
-{
-    (void)state;
-    pl_flownet *net = sc_classic6();
-    pl_solve_stats stats;
-    assert_pl_status(solve_limited(net, 1, &stats), PL_ELIMIT);
-    assert_non_null(strstr(pl_last_error(), "limit"));
-    assert_false(pl_flownet_has_solution(net));
-    assert_pl_status(solve_limited(net, 2, &stats), PL_ELIMIT);
-    assert_pl_ok(solve_limited(net, 3, &stats));
-    assert_int_equal(stats.iterations, 3);
-    assert_string_equal(stats.solver, "ssp");
-    int64_t cost = 0;
-    assert_pl_ok(pl_flownet_solution_cost(net, &cost));
-    assert_int_equal(cost, 34);
-    pl_flownet_free(net);
+    sc_direct d;
+    sc_direct_build(&d, 4, 2, sc_strand_tail, sc_strand_head, sc_strand_cap, sc_strand_cost, sc_strand_sup);
+    assert_pl_status(pl_solver_ssp.solve(&d.p, NULL, &d.out), PL_EINFEASIBLE);
+    assert_non_null(strstr(pl_last_error(), "11 units"));
 }
 
 /* ---- dual certificate ---------------------------------------------------- */
@@ -128,56 +113,6 @@ static void test_potentials_certify_optimality(void **state)
     assert_int_equal(cost, 1713);
     free(bal);
     pl_flownet_free(net);
-}
-
-/* ---- the solver called directly on a normalised problem ------------------- */
-
-/* The solver's own certificate: every residual arc with capacity left has
- * non-negative reduced cost. Same network as test_negative_costs. */
-static void test_direct_residual_certificate(void **state)
-{
-    (void)state;
-    sc_direct d;
-    sc_direct_build(&d, 4, 6, sc_nc_tail, sc_nc_head, sc_nc_cap, sc_nc_cost, sc_nc_sup);
-    assert_pl_ok(pl_solver_ssp.solve(&d.p, NULL, &d.out));
-    assert_int_equal(sc_direct_check(&d), -7);
-    int64_t lowest = INT64_MAX;
-    for (int32_t v = 0; v < 4; v++)
-        lowest = d.pot[v] < lowest ? d.pot[v] : lowest;
-    assert_int_equal(lowest, 0); /* potentials are reported shifted to minimum 0 */
-    assert_true(d.out.iterations >= 1 && d.out.iterations <= 4);
-}
-
-/* The solver reports exactly how much supply is stranded: here 7 of node 0's
- * 9 units (arc 0->1 holds 2) plus node 3's 4 units (no arc leaves it). */
-static void test_direct_infeasible_amount(void **state)
-{
-    (void)state;
-    static const int32_t tail[] = {0, 1}, head[] = {1, 2};
-    static const int64_t cap[] = {2, 10}, cost[] = {1, -1};
-    static const int64_t sup[] = {9, 0, -13, 4};
-    sc_direct d;
-    sc_direct_build(&d, 4, 2, tail, head, cap, cost, sup);
-    assert_pl_status(pl_solver_ssp.solve(&d.p, NULL, &d.out), PL_EINFEASIBLE);
-    assert_non_null(strstr(pl_last_error(), "11 units"));
-}
-
-/* An empty problem and one with nothing to route need no augmentation. */
-static void test_direct_nothing_to_do(void **state)
-{
-    (void)state;
-    sc_direct d;
-    sc_direct_build(&d, 0, 0, NULL, NULL, NULL, NULL, NULL);
-    assert_pl_ok(pl_solver_ssp.solve(&d.p, NULL, &d.out));
-    assert_int_equal(d.out.iterations, 0);
-
-    static const int32_t tail[] = {0, 1}, head[] = {1, 0};
-    static const int64_t cap[] = {4, 4}, cost[] = {3, 0}, sup[] = {0, 0};
-    sc_direct_build(&d, 2, 2, tail, head, cap, cost, sup);
-    assert_pl_ok(pl_solver_ssp.solve(&d.p, NULL, &d.out));
-    assert_int_equal(d.out.iterations, 0);
-    assert_int_equal(d.flow[0], 0);
-    assert_int_equal(d.flow[1], 0);
 }
 
 /* ---- 200x200 assignment against the Hungarian algorithm ------------------ */
@@ -303,16 +238,11 @@ static void test_assignment_200_negative(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        SC_CASES("ssp"),
-        cmocka_unit_test(test_infeasible),
-        cmocka_unit_test(test_max_iterations),
+    const struct CMUnitTest own[] = {
+        cmocka_unit_test(test_infeasible_amounts),
         cmocka_unit_test(test_potentials_certify_optimality),
-        cmocka_unit_test(test_direct_residual_certificate),
-        cmocka_unit_test(test_direct_infeasible_amount),
-        cmocka_unit_test(test_direct_nothing_to_do),
         cmocka_unit_test(test_assignment_200),
         cmocka_unit_test(test_assignment_200_negative),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return sc_run_suite(&SSP, own, sizeof own / sizeof own[0]);
 }

@@ -11,7 +11,7 @@
  *
  * Iteration, from a node s with e(s) > 0. First a depth-first search over
  * balanced arcs, cut after RX_DFS_BUDGET arc looks, looks for a deficit
- * node to augment to (quick_path()). Failing that, a set S grows from s:
+ * node to augment to (balanced_dfs()). Failing that, a set S grows from s:
  * nodes are labelled along balanced arcs (pred[] keeps the tree) and join S
  * when scanned, breadth first, while e(S) (the excesses in S) and out0(S)
  * (the residual capacity of the balanced arcs leaving S) are kept. Lowering
@@ -200,25 +200,6 @@ static int warm_prices_fit(const rx_work *w)
     return 1;
 }
 
-/* Restore slackness for the current prices (saturate negative, empty
- * positive reduced costs), then compute every excess. */
-static void make_slack(rx_work *w)
-{
-    const pl_flow_problem *p = w->p;
-    for (int32_t v = 0; v < p->n; v++)
-        w->excess[v] = p->supply[v];
-    for (int32_t a = 0; a < p->m; a++) {
-        int32_t t = p->tail[a], h = p->head[a];
-        int64_t rc = p->cost[a] + w->pi[t] - w->pi[h];
-        if (rc < 0)
-            w->flow[a] = p->cap[a];
-        else if (rc > 0)
-            w->flow[a] = 0;
-        w->excess[t] -= w->flow[a];
-        w->excess[h] += w->flow[a];
-    }
-}
-
 /* Move each deficit downstream along the flow that already leaves it, over
  * balanced arcs only (so slackness holds and no price changes): the flow
  * into a deficit node is reduced at its far end instead. After a warm start
@@ -258,25 +239,31 @@ static void retract_deficits(rx_work *w)
     }
 }
 
-/* Depth-first search backwards from the deficit node v over balanced arcs
- * (residual arcs into the current node) for a node with excess or for z,
- * at most RX_DFS_BUDGET arc looks; returns it (pred[] holds the residual
- * arcs of the path towards v) or -1. */
-static int32_t back_path(rx_work *w, int32_t v, int32_t z)
+/* Depth-first search from start over balanced arcs, at most RX_DFS_BUDGET
+ * arc looks. Forward (back = 0) it follows residual arcs out of each node
+ * and stops at a node with a deficit; backwards (back = 1) it follows
+ * residual arcs into each node and stops at a node with excess or at z.
+ * Returns that node, pred[] holding the residual arcs of the path (oriented
+ * from start forward, towards start backwards), or -1. Breadth-first growth
+ * of S must scan every arc of a node before the next, which is costly at a
+ * hub (the cluster aggregator of a scheduling graph has an arc per task)
+ * when the node sought lies a few balanced arcs beyond it; the depth-first
+ * search follows the first balanced arc out of the hub instead. */
+static inline int32_t balanced_dfs(rx_work *w, int32_t start, int back, int32_t z)
 {
     const pl_flow_problem *p = w->p;
-    set_start(w, v);
+    set_start(w, start);
     int32_t *stack = w->members, top = 0, budget = RX_DFS_BUDGET;
-    w->cur[v] = p->out_first[v];
+    w->cur[start] = p->out_first[start];
     while (top >= 0 && budget > 0) {
         int32_t u = stack[top], k = w->cur[u], end = p->out_first[u + 1];
         for (; k < end && budget > 0; k++, budget--) {
-            int32_t r = p->out_arcs[k], h = pl_residual_head(p, r);
-            if (labelled(w, h) || rcap(w, r ^ 1) == 0 || rcost(w, r, u, h) != 0)
+            int32_t r = p->out_arcs[k], h = pl_residual_head(p, r), used = back ? r ^ 1 : r;
+            if (labelled(w, h) || rcap(w, used) == 0 || rcost(w, r, u, h) != 0)
                 continue;
             w->mark[h] = w->gen;
-            w->pred[h] = r ^ 1;
-            if (h == z || w->excess[h] > 0)
+            w->pred[h] = used;
+            if (back ? h == z || w->excess[h] > 0 : w->excess[h] < 0)
                 return h;
             w->cur[h] = p->out_first[h];
             stack[++top] = h;
@@ -291,6 +278,28 @@ static int32_t back_path(rx_work *w, int32_t v, int32_t z)
             top--;
     }
     return -1;
+}
+
+/* Move up to d units, at most the path's bottleneck, from node from to
+ * node to along the residual arcs in pred[]: a path built forward from
+ * from (back = 0: pred[u] enters u) or backwards from to (back = 1, as
+ * balanced_dfs() leaves it: pred[u] leaves u towards to). */
+static inline void send_on_path(rx_work *w, int32_t from, int32_t to, int64_t d, int back)
+{
+    const pl_flow_problem *p = w->p;
+    int32_t end = back ? from : to, root = back ? to : from;
+    for (int32_t u = end; u != root;) {
+        int32_t q = w->pred[u];
+        d = rcap(w, q) < d ? rcap(w, q) : d;
+        u = back ? pl_residual_head(p, q) : pl_residual_tail(p, q);
+    }
+    for (int32_t u = end; u != root;) {
+        int32_t q = w->pred[u];
+        w->flow[q >> 1] += (q & 1) ? -d : d;
+        u = back ? pl_residual_head(p, q) : pl_residual_tail(p, q);
+    }
+    w->excess[from] -= d;
+    w->excess[to] += d;
 }
 
 /* Single-node dual ascent for the deficit node v (the mirror of the
@@ -343,7 +352,7 @@ static void relocate_deficits(rx_work *w)
             z = v;
     for (int32_t v = 0; v < p->n; v++) {
         for (int tries = 0; v != z && w->excess[v] < 0 && tries < RX_UNSTICK_TRIES; tries++) {
-            int32_t t = back_path(w, v, z);
+            int32_t t = balanced_dfs(w, v, 1, z);
             if (t < 0) {
                 if (!raise_deficit(w, v))
                     break;
@@ -352,18 +361,7 @@ static void relocate_deficits(rx_work *w)
             int64_t d = -w->excess[v];
             if (t != z && w->excess[t] < d)
                 d = w->excess[t];
-            for (int32_t u = t; u != v;) {
-                int32_t q = w->pred[u];
-                d = rcap(w, q) < d ? rcap(w, q) : d;
-                u = pl_residual_head(p, q);
-            }
-            for (int32_t u = t; u != v;) {
-                int32_t q = w->pred[u];
-                w->flow[q >> 1] += (q & 1) ? -d : d;
-                u = pl_residual_head(p, q);
-            }
-            w->excess[t] -= d;
-            w->excess[v] += d;
+            send_on_path(w, t, v, d, 1);
         }
     }
 }
@@ -467,21 +465,7 @@ static int scan_node(rx_work *w, int32_t u, int64_t *es, int64_t *out0)
 /* Augment from s along the tree to the deficit node t. */
 static void augment(rx_work *w, int32_t s, int32_t t)
 {
-    const pl_flow_problem *p = w->p;
-    int64_t delta = w->excess[s] < -w->excess[t] ? w->excess[s] : -w->excess[t];
-    for (int32_t v = t; v != s;) {
-        int32_t r = w->pred[v];
-        int64_t c = rcap(w, r);
-        delta = c < delta ? c : delta;
-        v = pl_residual_tail(p, r);
-    }
-    for (int32_t v = t; v != s;) {
-        int32_t r = w->pred[v];
-        w->flow[r >> 1] += (r & 1) ? -delta : delta;
-        v = pl_residual_tail(p, r);
-    }
-    w->excess[s] -= delta;
-    w->excess[t] += delta;
+    send_on_path(w, s, t, w->excess[s] < -w->excess[t] ? w->excess[s] : -w->excess[t], 0);
 }
 
 /* Dual ascent on S (members[0 .. nmembers-1]): saturate its balanced
@@ -538,44 +522,6 @@ static pl_status ascend(rx_work *w, int64_t trapped, int *negative)
     return PL_OK;
 }
 
-/* Depth-first search from s over balanced arcs for a deficit node, at
- * most RX_DFS_BUDGET arc looks. Breadth-first growth of S must scan every
- * arc of a node before the next, which is costly at a hub (the cluster
- * aggregator of a scheduling graph has an arc per task) when a deficit lies
- * a few balanced arcs beyond it; the depth-first search follows the first
- * balanced arc out of the hub instead. Returns the deficit node (pred[]
- * holds the path) or -1, leaving S to iterate(). */
-static int32_t quick_path(rx_work *w, int32_t s)
-{
-    const pl_flow_problem *p = w->p;
-    set_start(w, s);
-    int32_t *stack = w->members, top = 0, budget = RX_DFS_BUDGET;
-    w->cur[s] = p->out_first[s];
-    while (top >= 0 && budget > 0) {
-        int32_t u = stack[top], k = w->cur[u], end = p->out_first[u + 1];
-        for (; k < end && budget > 0; k++, budget--) {
-            int32_t r = p->out_arcs[k], h = pl_residual_head(p, r);
-            if (labelled(w, h) || rcap(w, r) == 0 || rcost(w, r, u, h) != 0)
-                continue;
-            w->mark[h] = w->gen;
-            w->pred[h] = r;
-            if (w->excess[h] < 0)
-                return h;
-            w->cur[h] = p->out_first[h];
-            stack[++top] = h;
-            break;
-        }
-        if (k < end && budget > 0) {
-            w->cur[u] = k + 1;
-            continue;
-        }
-        w->cur[u] = k;
-        if (k == end)
-            top--;
-    }
-    return -1;
-}
-
 /* One iteration from s (e(s) > 0). S grows one scanned node at a time
  * (breadth first over the labelled ones) until a labelled node has a deficit
  * (augment) or e(S) > out0(S) (ascend). Labelled nodes not yet scanned are
@@ -587,7 +533,7 @@ static int32_t quick_path(rx_work *w, int32_t s)
 static pl_status iterate(rx_work *w, int32_t s)
 {
     const pl_flow_problem *p = w->p;
-    int32_t t = quick_path(w, s);
+    int32_t t = balanced_dfs(w, s, 0, -1);
     if (t >= 0) {
         augment(w, s, t);
         return count_iteration(w);
@@ -635,17 +581,6 @@ static pl_status iterate(rx_work *w, int32_t s)
 
 /* ---- driver --------------------------------------------------------------- */
 
-static void shift_potentials(rx_work *w)
-{
-    if (w->p->n == 0)
-        return;
-    int64_t lo = w->pi[0];
-    for (int32_t v = 1; v < w->p->n; v++)
-        lo = w->pi[v] < lo ? w->pi[v] : lo;
-    for (int32_t v = 0; v < w->p->n; v++)
-        w->pi[v] -= lo;
-}
-
 static pl_status run(rx_work *w)
 {
     const pl_flow_problem *p = w->p;
@@ -656,7 +591,7 @@ static pl_status run(rx_work *w)
         for (int32_t a = 0; a < p->m; a++)
             w->flow[a] = 0;
     }
-    make_slack(w);
+    pl_restore_slackness(p, w->pi, w->flow, w->excess);
     /* A cold start's deficits are the demands themselves: nothing to gain.
      * A second pass handles the deficits the first one's ascents created. */
     for (int pass = 0; warm && pass < 2; pass++) {
@@ -674,7 +609,7 @@ static pl_status run(rx_work *w)
                 return st;
         }
     }
-    shift_potentials(w);
+    pl_shift_potentials(p->n, w->pi);
     return PL_OK;
 }
 

@@ -184,27 +184,6 @@ static void saturate_negative_arcs(ssp_work *w)
     }
 }
 
-/* Warm start: keep the previous flow and potentials, and restore the
- * invariant by saturating every arc whose reduced cost became negative and
- * emptying every arc whose reduced cost became positive; the excesses this
- * leaves (plus those of changed supplies) are routed like supplies. After a
- * small change only a few units move, hence few Dijkstra rounds. */
-static void repair_warm_start(ssp_work *w)
-{
-    const pl_flow_problem *p = w->p;
-    for (int32_t v = 0; v < p->n; v++)
-        w->excess[v] = p->supply[v];
-    for (int32_t a = 0; a < p->m; a++) {
-        int64_t rc = p->cost[a] + w->pi[p->tail[a]] - w->pi[p->head[a]];
-        if (rc < 0)
-            w->flow[a] = p->cap[a];
-        else if (rc > 0)
-            w->flow[a] = 0;
-        w->excess[p->tail[a]] -= w->flow[a];
-        w->excess[p->head[a]] += w->flow[a];
-    }
-}
-
 static void collect_sources(ssp_work *w)
 {
     w->remaining = 0;
@@ -460,23 +439,14 @@ static pl_status report_infeasible(const ssp_work *w)
                   (long long)(example >= 0 ? w->excess[example] : 0));
 }
 
-/* Potentials are only defined up to a constant: report them with minimum 0. */
-static void shift_potentials(ssp_work *w)
-{
-    if (w->p->n == 0)
-        return;
-    int64_t lo = w->pi[0];
-    for (int32_t v = 1; v < w->p->n; v++)
-        if (w->pi[v] < lo)
-            lo = w->pi[v];
-    for (int32_t v = 0; v < w->p->n; v++)
-        w->pi[v] -= lo;
-}
-
 static pl_status run(ssp_work *w)
 {
+    /* Warm start: keep the previous flow and potentials and restore the
+     * invariant; the excesses this leaves (plus those of changed supplies)
+     * are routed like supplies. After a small change only a few units move,
+     * hence few Dijkstra rounds. */
     if (w->p->warm)
-        repair_warm_start(w);
+        pl_restore_slackness(w->p, w->pi, w->flow, w->excess);
     else
         saturate_negative_arcs(w);
     collect_sources(w);
@@ -493,7 +463,7 @@ static pl_status run(ssp_work *w)
         if ((st = drain_admissible(w)) != PL_OK)
             return st;
     }
-    shift_potentials(w);
+    pl_shift_potentials(w->p->n, w->pi);
     return PL_OK;
 }
 
