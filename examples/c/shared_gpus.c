@@ -2,7 +2,9 @@
  * trace of latency-sensitive (LS: jobs with a deadline) and batch jobs on a
  * cluster whose GPUs have 2 units and on its 1-unit twin, under gpu-qos and
  * the baselines, for several GPU share factors (doc/simulator.md sec. 3c),
- * and gpu-qos with each pairing algorithm.
+ * gpu-qos with each pairing algorithm, and gpu-qos whose predictor is told
+ * the simulator's share factor (pl_gpu_qos_opts.share_factor = F) at the
+ * thesis's QoS 20 % and 30 %.
  *
  *   cc shared_gpus.c $(pkg-config --cflags --libs placement) -o shared_gpus
  *   ./shared_gpus ../sim/shared-gpus-trace.csv ../sim/cluster-with-shared-gpus.json \
@@ -92,6 +94,17 @@ int main(int argc, char **argv)
             pl_gpu_qos_opts_init(&go);
             go.pairing = (pl_gpu_pairing_algo)a;
             rc = run(shared, js, algos[a - PL_GPU_PAIRING_MMP], "gpu-qos", factors[f], &go);
+        }
+    printf("\ngpu-qos with share_factor = F, by QoS (shared cluster):\n");
+    static const double qos[] = {0.2, 0.3};
+    static const char *const qlabels[] = {"sf q0.2", "sf q0.3"};
+    for (size_t f = 0; f < 4 && !rc; f++)
+        for (size_t q = 0; q < 2 && !rc; q++) {
+            pl_gpu_qos_opts go;
+            pl_gpu_qos_opts_init(&go);
+            go.qos = qos[q];
+            go.share_factor = factors[f];
+            rc = run(shared, js, qlabels[q], "gpu-qos", factors[f], &go);
         }
     pl_topology_free(shared);
     pl_topology_free(excl);

@@ -320,6 +320,12 @@ typedef struct pl_gpu_qos_opts {
     pl_gpu_pair_fn predict;       /**< NULL (default): both slowdowns from the co-located and intra-socket solo
                                        times of pl_policy_opts::profiles; a pair not profiled is not paired. */
     void *predict_ctx;            /**< Passed to \c predict (borrowed). */
+    double share_factor;          /**< Cost of sharing the GPU itself, for the default predictor only (\c predict
+                                       NULL): each side's slowdown is max(1, co-located / solo) x share_factor - 1,
+                                       the simulator's rule for co-tenants (pl_sim_opts::gpu_share_factor). The
+                                       socket profiles do not see the device side; set this to the cluster's (or
+                                       simulator's) factor so the QoS check does. Finite and >= 1, else
+                                       ::PL_EINVAL. Default 1.0: the profiles alone (no device-side cost). */
 } pl_gpu_qos_opts;
 
 /** \brief Fill \p opts with the defaults listed in ::pl_gpu_qos_opts. */

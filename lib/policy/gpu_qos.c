@@ -4,17 +4,21 @@
  * batch job. The thesis runs one LS model and at most one batch model on a
  * GPU; here a task takes one unit of its GPU, so sharing is explicit: a GPU
  * is shared only when its units capacity is >= 2 (MPS-like sharing the
- * owner of the topology enabled). Rows of the pairing matrix are the queued
- * LS jobs, then the running LS jobs alone on GPUs with a unit left; columns
- * are the queued batch jobs. m_ij exists when both have the same number of
- * tasks (task t of each on the same GPU) and the LS slowdown stays strictly
- * below the QoS. The pairing (Min-Max Pairing by default) decides who
- * shares; in queue order, a pair is placed when the first of its two jobs
- * comes up, on k empty shareable GPUs of one machine admitting both (the
- * highest LS utility, the first machine on a tie); a batch job paired with a
- * running LS job goes onto that job's GPUs; every other job runs alone on
- * empty GPUs, those that cannot be shared first. Jobs are never placed on a
- * GPU that already holds another job except by such a pairing. */
+ * owner of the topology enabled). Pairing is on-line and symmetric: rows of
+ * the matrix are the queued LS jobs, then the running LS jobs alone on GPUs
+ * with a unit left; columns the queued batch jobs, then the running batch
+ * jobs alone on such GPUs. m_ij exists when at most one of the two runs,
+ * both have the same number of tasks (task t of each on the same GPU), they
+ * may share a machine (a running one's machine must admit the other) and the
+ * LS slowdown stays strictly below the QoS. The pairing (Min-Max Pairing by
+ * default) decides who shares; in queue order, a pair of queued jobs is
+ * placed when the first of the two comes up, on k empty shareable GPUs of
+ * one machine admitting both (the highest LS utility, the first machine on a
+ * tie); a queued job paired with a running one goes onto that job's GPUs;
+ * every other job runs alone on empty GPUs, those that cannot be shared
+ * first. Jobs are never placed on a GPU that already holds another job
+ * except by such a pairing, so a GPU holds at most one LS and one batch
+ * task. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +36,8 @@ typedef struct gq {
     int32_t nrow, ncol;
     int32_t *row_q;       /* [nrow] queue index, -1 for a running row */
     int32_t *row_r;       /* [nrow] running index, -1 for a queued row */
-    int32_t *col_q;       /* [ncol] queue index */
+    int32_t *col_q;       /* [ncol] queue index, -1 for a running column */
+    int32_t *col_r;       /* [ncol] running index, -1 for a queued column */
     double *bs, *ls;      /* [nrow * ncol] the matrix */
     int32_t *pair;        /* [nrow] column, -1 */
     int32_t *partner;     /* [ncol] row, -1 */
@@ -45,14 +50,19 @@ static pl_status check_opts(const pl_gpu_qos_opts *o)
 {
     if (!(o->qos > 0) || !isfinite(o->qos))
         return pl_err(PL_EINVAL, "gpu-qos: qos %g is not finite and > 0", o->qos);
+    if (!(o->share_factor >= 1) || !isfinite(o->share_factor))
+        return pl_err(PL_EINVAL, "gpu-qos: share_factor %g is not finite and >= 1", o->share_factor);
     if (o->pairing < PL_GPU_PAIRING_MMP || o->pairing > PL_GPU_PAIRING_OPTIMAL)
         return pl_err(PL_EINVAL, "gpu-qos: unknown pairing algorithm %d", (int)o->pairing);
     return PL_OK;
 }
 
-/* The default predictor: co-located over intra-socket solo time - 1; NAN
- * when either is not profiled (unknown interference cannot promise QoS). */
-static double profiled(const pl_pctx *c, const pl_job *a, int32_t ka, const pl_job *b, int32_t kb)
+/* The default predictor: co-located over intra-socket solo time, at least
+ * 1, times the share factor, - 1: the simulator's rule for co-tenants
+ * (doc/simulator.md sec. 3c), so a factor matching the cluster's makes the
+ * QoS check see the device side the socket profiles miss. NAN when either
+ * time is not profiled (unknown interference cannot promise QoS). */
+static double profiled(const pl_pctx *c, double factor, const pl_job *a, int32_t ka, const pl_job *b, int32_t kb)
 {
     const char *ta = pl_job_workload_type(a), *tb = pl_job_workload_type(b);
     double solo, with;
@@ -61,7 +71,7 @@ static double profiled(const pl_pctx *c, const pl_job *a, int32_t ka, const pl_j
         pl_profile_set_colocated(c->ps, ta, pl_job_workload_size(a), ka, tb, pl_job_workload_size(b), kb,
                                  &with))
         return NAN;
-    return with / solo - 1.0;
+    return fmax(1.0, with / solo) * factor - 1.0;
 }
 
 static pl_status element(gq *g, const pl_job *lsj, int32_t kl, const pl_job *bj, int32_t kb, double *ls,
@@ -76,8 +86,8 @@ static pl_status element(gq *g, const pl_job *lsj, int32_t kl, const pl_job *bj,
         if (st)
             return st;
     } else {
-        *ls = profiled(g->c, lsj, kl, bj, kb);
-        *bs = profiled(g->c, bj, kb, lsj, kl);
+        *ls = profiled(g->c, g->o->share_factor, lsj, kl, bj, kb);
+        *bs = profiled(g->c, g->o->share_factor, bj, kb, lsj, kl);
     }
     /* A co-runner speeding a job up counts as none; an infinite slowdown as no pair. */
     if (*ls < 0)
@@ -89,11 +99,11 @@ static pl_status element(gq *g, const pl_job *lsj, int32_t kl, const pl_job *bj,
     return PL_OK;
 }
 
-/* A running LS job alone on GPUs that each have a unit left. */
-static int running_row(const gq *g, int32_t r, const int32_t *holders)
+/* A running job alone on GPUs that each have a unit left. */
+static int running_alone(const gq *g, int32_t r, const int32_t *holders)
 {
     const pl_running_job *x = &g->req->running[r];
-    if (x->ngpus < 1 || !(pl_job_slo(x->job) > 0))
+    if (x->ngpus < 1)
         return 0;
     for (int32_t t = 0; t < x->ngpus; t++) {
         int64_t cap = 0, free_amount = 0;
@@ -134,6 +144,7 @@ static pl_status classify(gq *g, pl_decision *out)
             g->row_of[i] = g->nrow++;
         } else {
             g->col_q[g->ncol] = i;
+            g->col_r[g->ncol] = -1;
             g->col_of[i] = g->ncol++;
         }
     }
@@ -143,24 +154,30 @@ static pl_status classify(gq *g, pl_decision *out)
     for (int32_t r = 0; r < req->nrunning && !st; r++)
         for (int32_t t = 0; t < req->running[r].ngpus; t++)
             holders[req->running[r].gpus[t]]++;
-    for (int32_t r = 0; r < req->nrunning && !st; r++)
-        if (running_row(g, r, holders)) {
+    for (int32_t r = 0; r < req->nrunning && !st; r++) {
+        if (!running_alone(g, r, holders))
+            continue;
+        if (pl_job_slo(req->running[r].job) > 0) {
             g->row_q[g->nrow] = -1;
             g->row_r[g->nrow++] = r;
+        } else {
+            g->col_q[g->ncol] = -1;
+            g->col_r[g->ncol++] = r;
         }
+    }
     free(holders);
     return st;
 }
 
-/* Whether the batch job may join running job r on its machine. */
-static int running_admits(gq *g, int32_t r, const pl_job *bj)
+/* Whether queued job j may join running job r on its machine. */
+static int running_admits(gq *g, int32_t r, const pl_job *j)
 {
     const pl_running_job *x = &g->req->running[r];
     int32_t m = g->c->gpu_mach[x->gpus[0]];
     for (int32_t t = 1; t < x->ngpus; t++)
         if (g->c->gpu_mach[x->gpus[t]] != m)
             return 0;
-    return m >= 0 && pl_pctx_machine_admits(g->c, bj, m, x->ngpus);
+    return m >= 0 && pl_pctx_machine_admits(g->c, j, m, x->ngpus);
 }
 
 static const pl_job *row_job(const gq *g, int32_t i, int32_t *k)
@@ -173,6 +190,31 @@ static const pl_job *row_job(const gq *g, int32_t i, int32_t *k)
     return g->req->running[g->row_r[i]].job;
 }
 
+static const pl_job *col_job(const gq *g, int32_t j, int32_t *k)
+{
+    if (g->col_q[j] >= 0) {
+        *k = g->k_of[g->col_q[j]];
+        return g->req->queue[g->col_q[j]];
+    }
+    *k = g->req->running[g->col_r[j]].ngpus;
+    return g->req->running[g->col_r[j]].job;
+}
+
+/* m_ij of row i and column j. Two running jobs are never paired, and a
+ * running job's GPUs are fixed: its partner must be allowed there (both
+ * checked before the predictor is asked). */
+static pl_status cell(gq *g, int32_t i, int32_t j, double *ls, double *bs)
+{
+    int32_t kl, kb;
+    const pl_job *lj = row_job(g, i, &kl), *bj = col_job(g, j, &kb);
+    *ls = *bs = NAN;
+    if ((g->row_r[i] >= 0 && g->col_r[j] >= 0) || kl != kb ||
+        (g->row_r[i] >= 0 && !running_admits(g, g->row_r[i], bj)) ||
+        (g->col_r[j] >= 0 && !running_admits(g, g->col_r[j], lj)))
+        return PL_OK;
+    return element(g, lj, kl, bj, kb, ls, bs);
+}
+
 static pl_status pairing(gq *g)
 {
     pl_status st = PL_OK;
@@ -181,18 +223,11 @@ static pl_status pairing(gq *g)
         !(g->pair = pl_alloc((size_t)g->nrow + 1, sizeof *g->pair)) ||
         !(g->partner = pl_alloc((size_t)g->ncol + 1, sizeof *g->partner)))
         return PL_ENOMEM;
-    for (int32_t i = 0; i < g->nrow && !st; i++) {
-        int32_t kl;
-        const pl_job *lj = row_job(g, i, &kl);
+    for (int32_t i = 0; i < g->nrow && !st; i++)
         for (int32_t j = 0; j < g->ncol && !st; j++) {
             size_t e = (size_t)i * (size_t)g->ncol + (size_t)j;
-            const pl_job *bj = g->req->queue[g->col_q[j]];
-            st = element(g, lj, kl, bj, g->k_of[g->col_q[j]], &g->ls[e], &g->bs[e]);
-            /* A running row's GPUs are fixed: its partner must be allowed there. */
-            if (!st && g->row_r[i] >= 0 && !running_admits(g, g->row_r[i], bj))
-                g->ls[e] = g->bs[e] = NAN;
+            st = cell(g, i, j, &g->ls[e], &g->bs[e]);
         }
-    }
     for (int32_t i = 0; i < g->nrow; i++)
         g->pair[i] = -1;
     for (int32_t j = 0; j < g->ncol; j++)
@@ -292,17 +327,17 @@ static pl_status place_pair(gq *g, pl_decision *out, int32_t i, int32_t j, pl_ca
     return commit(g, out, bi, best, 1.0 + g->bs[e]);
 }
 
-/* Batch column j onto the GPUs of running row i. */
-static pl_status place_on_running(gq *g, pl_decision *out, int32_t i, int32_t j, pl_cand *cand, int *found)
+/* Queued job q onto the GPUs of running job r, its partner. */
+static pl_status join_running(gq *g, pl_decision *out, int32_t r, int32_t q, double slowdown, pl_cand *cand,
+                              int *found)
 {
-    const pl_running_job *r = &g->req->running[g->row_r[i]];
-    int32_t bi = g->col_q[j];
-    memcpy(cand->gpus, r->gpus, (size_t)r->ngpus * sizeof *cand->gpus);
-    cand->k = r->ngpus;
-    pl_status st = pl_pctx_evaluate(g->c, g->req->queue[bi], cand, found);
+    const pl_running_job *x = &g->req->running[r];
+    memcpy(cand->gpus, x->gpus, (size_t)x->ngpus * sizeof *cand->gpus);
+    cand->k = x->ngpus;
+    pl_status st = pl_pctx_evaluate(g->c, g->req->queue[q], cand, found);
     if (st || !*found)
         return st;
-    return commit(g, out, bi, cand, 1.0 + g->bs[(size_t)i * (size_t)g->ncol + (size_t)j]);
+    return commit(g, out, q, cand, slowdown);
 }
 
 /* Job q alone on empty GPUs, those that cannot be shared first. */
@@ -367,8 +402,11 @@ static pl_status place_all(gq *g, pl_decision *out)
         if (col < 0 && row >= 0)
             col = g->pair[row];
         if (row >= 0 && col >= 0) {
+            size_t e = (size_t)row * (size_t)g->ncol + (size_t)col;
             if (g->row_r[row] >= 0)
-                st = place_on_running(g, out, row, col, &cand, &found);
+                st = join_running(g, out, g->row_r[row], q, 1.0 + g->bs[e], &cand, &found);
+            else if (g->col_r[col] >= 0)
+                st = join_running(g, out, g->col_r[col], q, 1.0 + g->ls[e], &cand, &found);
             else if (!full(g, 2))
                 st = place_pair(g, out, row, col, &cand, &found);
             /* Not placed together: both run alone, each at its turn. */
@@ -391,7 +429,8 @@ static pl_status run(gq *g, pl_decision *out)
     size_t nq = (size_t)req->nqueue + 1, nr = nq + (size_t)req->nrunning;
     if (!(g->k_of = pl_alloc(nq, sizeof *g->k_of)) || !(g->row_of = pl_alloc(nq, sizeof *g->row_of)) ||
         !(g->col_of = pl_alloc(nq, sizeof *g->col_of)) || !(g->row_q = pl_alloc(nr, sizeof *g->row_q)) ||
-        !(g->row_r = pl_alloc(nr, sizeof *g->row_r)) || !(g->col_q = pl_alloc(nq, sizeof *g->col_q)) ||
+        !(g->row_r = pl_alloc(nr, sizeof *g->row_r)) || !(g->col_q = pl_alloc(nr, sizeof *g->col_q)) ||
+        !(g->col_r = pl_alloc(nr, sizeof *g->col_r)) ||
         !(g->done = pl_alloc(nq, 1)))
         return PL_ENOMEM;
     g->kmax = 1;
@@ -426,6 +465,7 @@ static pl_status place(const pl_policy_request *req, pl_decision *out)
     free(g.row_q);
     free(g.row_r);
     free(g.col_q);
+    free(g.col_r);
     free(g.bs);
     free(g.ls);
     free(g.pair);

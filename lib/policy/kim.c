@@ -34,6 +34,7 @@ void pl_gpu_qos_opts_init(pl_gpu_qos_opts *opts)
     opts->kind = PL_POLICY_EXT_GPU_QOS;
     opts->qos = 0.2;   /* the middle of the thesis's 10 / 20 / 30 % */
     opts->pairing = PL_GPU_PAIRING_MMP;
+    opts->share_factor = 1.0;   /* no device-side cost: doc/policies.md sec. 4e says why */
 }
 
 pl_status pl_kim_ext(const pl_policy_request *req, pl_policy_ext_kind kind, const char *policy,

@@ -1,7 +1,9 @@
 /* "gpu-qos" (seed 003, Kim thesis ch. 5) as a policy: pairs as Min-Max
  * Pairing (and the exact pairing) choose on a hand-made matrix, only on GPUs
- * whose units capacity allows it and never beyond; a running LS job takes a
- * batch partner; the profile predictor and the QoS threshold; errors. */
+ * whose units capacity allows it and never beyond; on-line pairing both
+ * ways (a running LS job takes a batch partner, a running batch job an LS
+ * partner); the profile predictor, its share factor and the QoS threshold;
+ * errors. */
 #include <math.h>
 #include "kim_fixture.h"
 
@@ -196,6 +198,7 @@ static void test_running_ls_row(void **state)
     pl_gpu_qos_opts_init(&go);
     go.predict = by_matrix;
     go.predict_ctx = &m;
+    go.share_factor = 5;   /* for the profile predictor only: a user predictor's values stand */
     pl_decision *d = place_gq(t, &rs, &b, 1, NULL, &go);
     assert_int_equal(gpu_of(d, 0), g0);
     assert_true(fabs(dec(d, 0, PL_DECISION_PLACED).slowdown - 1.3) < 1e-12);
@@ -208,6 +211,180 @@ static void test_running_ls_row(void **state)
     pl_decision_free(d);
     pl_job_free(l);
     pl_job_free(b);
+    pl_topology_free(t);
+}
+
+/* Symmetric on-line pairing: the columns also hold running batch jobs alone
+ * on GPUs with a unit left. One machine, GPUs gpu0-gpu2 of 2 units; batch
+ * B1 runs alone on gpu0; queue L0, L1 (LS), B0. Rows L0, L1; columns B0
+ * (queued), B1 (running); batch slowdowns (LS ones in brackets)
+ *        B0           B1
+ *   L0   0.1 (0.05)   0.3 (0.15)
+ *   L1   0.2 (0.1)    -
+ * MMP: row L1 has one element: L1 + B0; then L0 has B1 alone: L0 + B1. So
+ * L0 joins B1 on gpu0 (slowdown 1.15), L1 + B0 take the first empty
+ * shareable GPU, gpu1 (1.1 and 1.2), gpu2 stays empty. Greedy takes the
+ * lowest batch slowdown first, L0 + B0 (gpu1), and L1 runs alone (gpu2).
+ * With columns of queued jobs only, MMP would have paired L0 + B0 too
+ * (row L1's B0 is then its only element, but L0 comes first). */
+static void test_ls_joins_running_batch(void **state)
+{
+    (void)state;
+    static const kim_group g[] = {{"node", 1, 1, 3, 2}};
+    pl_topology *t = kim_cluster(g, 1);
+    int32_t gpu[3] = {vx(t, "cluster/node0/package0/gpu0"), vx(t, "cluster/node0/package0/gpu1"),
+                      vx(t, "cluster/node0/package0/gpu2")};
+    pl_job *b1 = mkjob("B1", 1, 0, NULL, NULL);
+    running_set rs = {0};
+    run_on(&rs, t, b1, &gpu[0], 1);
+    pl_job *q[3] = {mkjob("L0", 1, 0, NULL, NULL), mkjob("L1", 1, 0, NULL, NULL), mkjob("B0", 1, 0, NULL, NULL)};
+    assert_pl_ok(pl_job_set_slo(q[0], 100));
+    assert_pl_ok(pl_job_set_slo(q[1], 100));
+    static const double bs[12] = {0.1, 0.3, E, E, 0.2, E, E, E}, ls[12] = {0.05, 0.15, E, E, 0.1, E, E, E};
+    matrix_ctx m = {bs, ls, 0};
+    pl_gpu_qos_opts go;
+    pl_gpu_qos_opts_init(&go);
+    go.predict = by_matrix;
+    go.predict_ctx = &m;
+    /* the library's MMP and Greedy on the extended matrix (rows L0 L1, columns B0 B1) */
+    static const double pb[4] = {0.1, 0.3, 0.2, E}, pls[4] = {0.05, 0.15, 0.1, E};
+    pl_gpu_pairing_problem p = {2, 2, pb, pls};
+    int32_t pair[2];
+    assert_pl_ok(pl_gpu_mmp(&p, pair));
+    assert_true(pair[0] == 1 && pair[1] == 0);
+    assert_pl_ok(pl_gpu_greedy(&p, pair));
+    assert_true(pair[0] == 0 && pair[1] == -1);
+
+    pl_decision *d = place_gq(t, &rs, q, 3, NULL, &go);
+    assert_int_equal(m.calls, 4);
+    assert_int_equal(gpu_of(d, 0), gpu[0]);
+    assert_int_equal(gpu_of(d, 1), gpu[1]);
+    assert_int_equal(gpu_of(d, 2), gpu[1]);
+    assert_true(fabs(dec(d, 0, PL_DECISION_PLACED).slowdown - 1.15) < 1e-12);
+    assert_true(fabs(dec(d, 1, PL_DECISION_PLACED).slowdown - 1.1) < 1e-12);
+    assert_true(fabs(dec(d, 2, PL_DECISION_PLACED).slowdown - 1.2) < 1e-12);
+    assert_int_equal(check_sharing(t, &rs, q, 3, d), 2);
+    pl_decision_free(d);
+
+    go.pairing = PL_GPU_PAIRING_GREEDY;
+    d = place_gq(t, &rs, q, 3, NULL, &go);
+    assert_int_equal(gpu_of(d, 0), gpu[1]);
+    assert_int_equal(gpu_of(d, 2), gpu[1]);
+    assert_int_equal(gpu_of(d, 1), gpu[2]);
+    assert_true(dec(d, 1, PL_DECISION_PLACED).slowdown == 1.0);
+    assert_int_equal(check_sharing(t, &rs, q, 3, d), 1);
+    pl_decision_free(d);
+    kim_free_jobs(q, 3);
+    pl_job_free(b1);
+    pl_topology_free(t);
+}
+
+/* L0 (LS) queued, B0 (batch) running alone on node0's 2-unit GPU; node1's
+ * GPU is empty. L0 + B0 is a good pair (0.1, 0.3) and L0 joins B0, unless a
+ * rule forbids the pair: then L0 runs alone on node1 and the predictor is
+ * not asked when the rule is one of the machine (node filter,
+ * anti-affinity) or the task count; it is asked, and refused, over the
+ * QoS. A running batch job is no column when its GPU has 1 unit, or a
+ * second unit taken by something else. A running LS row and a running batch
+ * column are never paired with each other (the predictor is not asked). */
+static void test_running_batch_column_rules(void **state)
+{
+    (void)state;
+    static const kim_group two[] = {{"node", 2, 1, 1, 2}};
+    pl_topology *t = kim_cluster(two, 1);
+    int32_t n0 = vx(t, "cluster/node0/package0/gpu0"), n1 = vx(t, "cluster/node1/package0/gpu0");
+    pl_job *b0 = mkjob("B0", 1, 0, NULL, NULL), *l0 = mkjob("L0", 1, 0, NULL, NULL);
+    assert_pl_ok(pl_job_set_slo(l0, 100));
+    assert_pl_ok(pl_job_add_label(b0, "db"));
+    running_set rs = {0};
+    run_on(&rs, t, b0, &n0, 1);
+    static const double bs[12] = {0.3}, ls_ok[12] = {0.1}, ls_bad[12] = {0.2};
+    matrix_ctx m = {bs, ls_ok, 0};
+    pl_gpu_qos_opts go;
+    pl_gpu_qos_opts_init(&go);
+    go.predict = by_matrix;
+    go.predict_ctx = &m;
+    pl_decision *d = place_gq(t, &rs, &l0, 1, NULL, &go);
+    assert_int_equal(gpu_of(d, 0), n0);
+    assert_true(fabs(dec(d, 0, PL_DECISION_PLACED).slowdown - 1.1) < 1e-12);
+    assert_int_equal(m.calls, 1);
+    pl_decision_free(d);
+
+    m.ls = ls_bad;   /* 0.2 is not strictly below the QoS 0.2 */
+    d = place_gq(t, &rs, &l0, 1, NULL, &go);
+    assert_int_equal(gpu_of(d, 0), n1);
+    assert_int_equal(m.calls, 2);
+    pl_decision_free(d);
+    m.ls = ls_ok;
+
+    const char *only_node1 = "node1";
+    assert_pl_ok(pl_job_set_node_filter(l0, &only_node1, 1));
+    d = place_gq(t, &rs, &l0, 1, NULL, &go);
+    assert_int_equal(gpu_of(d, 0), n1);
+    assert_int_equal(m.calls, 2);
+    pl_decision_free(d);
+    pl_job_free(l0);
+
+    l0 = mkjob("L0", 1, 0, NULL, NULL);
+    assert_pl_ok(pl_job_set_slo(l0, 100));
+    assert_pl_ok(pl_job_add_anti_affinity(l0, "db"));
+    d = place_gq(t, &rs, &l0, 1, NULL, &go);
+    assert_int_equal(gpu_of(d, 0), n1);
+    assert_int_equal(m.calls, 2);
+    pl_decision_free(d);
+    pl_job_free(l0);
+
+    /* L0 with 2 tasks, B0 with 1: no element */
+    static const kim_group wide[] = {{"node", 1, 1, 3, 2}};
+    pl_topology *w = kim_cluster(wide, 1);
+    int32_t w0 = vx(w, "cluster/node0/package0/gpu0");
+    running_set rw = {0};
+    run_on(&rw, w, b0, &w0, 1);
+    l0 = mkjob("L0", 2, 0, NULL, NULL);
+    assert_pl_ok(pl_job_set_slo(l0, 100));
+    d = place_gq(w, &rw, &l0, 1, NULL, &go);
+    assert_int_equal(m.calls, 2);
+    assert_int_equal(check_sharing(w, &rw, &l0, 1, d), 0);
+    pl_decision_free(d);
+    pl_job_free(l0);
+    l0 = mkjob("L0", 1, 0, NULL, NULL);
+    assert_pl_ok(pl_job_set_slo(l0, 100));
+    /* B0's GPU with its second unit taken: not alone on it, no column */
+    assert_pl_ok(pl_topology_alloc(w, w0, PL_RES_UNITS, 1));
+    d = place_gq(w, &rw, &l0, 1, NULL, &go);
+    assert_int_equal(m.calls, 2);
+    assert_int_not_equal(gpu_of(d, 0), w0);
+    pl_decision_free(d);
+    pl_topology_free(w);
+
+    /* 1-unit GPUs: nothing to share, no column */
+    static const kim_group one[] = {{"node", 1, 1, 2, 1}};
+    w = kim_cluster(one, 1);
+    w0 = vx(w, "cluster/node0/package0/gpu0");
+    running_set r1 = {0};
+    run_on(&r1, w, b0, &w0, 1);
+    d = place_gq(w, &r1, &l0, 1, NULL, &go);
+    assert_int_equal(m.calls, 2);
+    assert_int_equal(gpu_of(d, 0), vx(w, "cluster/node0/package0/gpu1"));
+    pl_decision_free(d);
+    pl_topology_free(w);
+
+    /* running L0 on node1 (a row) and running B0 (a column): queued B1 is
+     * L0's only partner, the running pair is never asked */
+    running_set both = rs;
+    run_on(&both, t, l0, &n1, 1);
+    pl_job *b1 = mkjob("B1", 1, 0, NULL, NULL);
+    static const double bs2[12] = {0.3, 0.3}, ls2[12] = {0.1, 0.1};
+    matrix_ctx m2 = {bs2, ls2, 0};
+    go.predict_ctx = &m2;
+    d = place_gq(t, &both, &b1, 1, NULL, &go);
+    assert_int_equal(m2.calls, 1);
+    assert_int_equal(gpu_of(d, 0), n1);
+    assert_int_equal(check_sharing(t, &both, &b1, 1, d), 1);
+    pl_decision_free(d);
+    pl_job_free(b1);
+    pl_job_free(l0);
+    pl_job_free(b0);
     pl_topology_free(t);
 }
 
@@ -301,6 +478,53 @@ static void test_profile_predictor_and_qos(void **state)
     pl_topology_free(t);
 }
 
+/* The share factor F of the profile predictor: each side's slowdown is
+ * max(1, co-located / solo) x F - 1. lat/bat as above (ratios 1.1, 1.3):
+ * F 1.05: LS 1.155 - 1 = 0.155 < 0.2, a pair, reported 1.155 and 1.365;
+ * F 1.1: LS 0.21, no pair. fast runs 20 s solo, 20 s next to lat, and lat
+ * 9 s next to it (ratio 0.9, clamped to 1): F 1.15 gives both 0.15, a pair
+ * reported 1.15 each (without the clamp lat would be 0.9 x 1.15 = 1.035). */
+static void test_share_factor(void **state)
+{
+    (void)state;
+    static const kim_group g[] = {{"node", 1, 1, 4, 2}};
+    pl_topology *t = kim_cluster(g, 1);
+    pl_profile_set *ps;
+    assert_pl_ok(pl_profile_set_create(&ps));
+    assert_pl_ok(pl_profile_set_add_solo(ps, "lat", "1", 1, PL_SPREAD_INTRA_SOCKET, 10));
+    assert_pl_ok(pl_profile_set_add_solo(ps, "bat", "1", 1, PL_SPREAD_INTRA_SOCKET, 20));
+    assert_pl_ok(pl_profile_set_add_solo(ps, "fast", "1", 1, PL_SPREAD_INTRA_SOCKET, 20));
+    assert_pl_ok(pl_profile_set_add_colocated(ps, "lat", "1", 1, "bat", "1", 1, 11));
+    assert_pl_ok(pl_profile_set_add_colocated(ps, "bat", "1", 1, "lat", "1", 1, 26));
+    assert_pl_ok(pl_profile_set_add_colocated(ps, "lat", "1", 1, "fast", "1", 1, 9));
+    assert_pl_ok(pl_profile_set_add_colocated(ps, "fast", "1", 1, "lat", "1", 1, 20));
+    pl_job *q[3] = {mkjob("l", 1, 0, "lat", "1"), mkjob("b", 1, 0, "bat", "1"), mkjob("f", 1, 0, "fast", "1")};
+    assert_pl_ok(pl_job_set_slo(q[0], 5));
+    pl_gpu_qos_opts go;
+    pl_gpu_qos_opts_init(&go);
+    go.share_factor = 1.05;
+    pl_decision *d = place_gq(t, NULL, q, 2, ps, &go);
+    assert_int_equal(gpu_of(d, 0), gpu_of(d, 1));
+    assert_true(fabs(dec(d, 0, PL_DECISION_PLACED).slowdown - 1.155) < 1e-12);
+    assert_true(fabs(dec(d, 1, PL_DECISION_PLACED).slowdown - 1.365) < 1e-12);
+    pl_decision_free(d);
+    go.share_factor = 1.1;
+    d = place_gq(t, NULL, q, 2, ps, &go);
+    assert_int_not_equal(gpu_of(d, 0), gpu_of(d, 1));
+    assert_int_equal(check_sharing(t, NULL, q, 2, d), 0);
+    pl_decision_free(d);
+    go.share_factor = 1.15;
+    pl_job *lf[2] = {q[0], q[2]};
+    d = place_gq(t, NULL, lf, 2, ps, &go);
+    assert_int_equal(gpu_of(d, 0), gpu_of(d, 1));
+    assert_true(fabs(dec(d, 0, PL_DECISION_PLACED).slowdown - 1.15) < 1e-12);
+    assert_true(fabs(dec(d, 1, PL_DECISION_PLACED).slowdown - 1.15) < 1e-12);
+    pl_decision_free(d);
+    kim_free_jobs(q, 3);
+    pl_profile_set_free(ps);
+    pl_topology_free(t);
+}
+
 static void expect_einval(const void *go, const char *msg)
 {
     pl_topology *t;
@@ -323,7 +547,7 @@ static void test_option_errors(void **state)
     (void)state;
     pl_gpu_qos_opts go;
     pl_gpu_qos_opts_init(&go);
-    assert_true(go.qos == 0.2 && go.pairing == PL_GPU_PAIRING_MMP && !go.predict);
+    assert_true(go.qos == 0.2 && go.pairing == PL_GPU_PAIRING_MMP && !go.predict && go.share_factor == 1.0);
     go.qos = 0;
     expect_einval(&go, "qos");
     go.qos = NAN;
@@ -331,6 +555,12 @@ static void test_option_errors(void **state)
     pl_gpu_qos_opts_init(&go);
     go.pairing = (pl_gpu_pairing_algo)9;
     expect_einval(&go, "pairing");
+    static const double bad_factor[] = {0.99, 0, NAN, INFINITY};
+    for (size_t i = 0; i < sizeof bad_factor / sizeof *bad_factor; i++) {
+        pl_gpu_qos_opts_init(&go);
+        go.share_factor = bad_factor[i];
+        expect_einval(&go, "share_factor");
+    }
     pl_two_level_opts other;
     pl_two_level_opts_init(&other);
     expect_einval(&other, "not this policy's options");
@@ -342,8 +572,11 @@ int main(void)
         cmocka_unit_test(test_pairs_as_mmp),
         cmocka_unit_test(test_capacity),
         cmocka_unit_test(test_running_ls_row),
+        cmocka_unit_test(test_ls_joins_running_batch),
+        cmocka_unit_test(test_running_batch_column_rules),
         cmocka_unit_test(test_anti_affine_pairs),
         cmocka_unit_test(test_profile_predictor_and_qos),
+        cmocka_unit_test(test_share_factor),
         cmocka_unit_test(test_option_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
