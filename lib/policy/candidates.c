@@ -59,7 +59,9 @@ static pl_status add_occupant(pl_pctx *c, const pl_job *job, const int32_t *gpus
     pl_status st = pl_grow((void **)&c->occ, &c->capocc, c->nocc + 1, sizeof *c->occ);
     if (st)
         return st;
-    c->occ[c->nocc] = (pl_occupant){job, k};
+    c->occ[c->nocc] = (pl_occupant){job, k, -1};
+    if ((st = pl_pctx_occupant_class(c, job, k, &c->occ[c->nocc].iclass)))
+        return st;
     for (int32_t i = 0; i < k && !st; i++) {
         c->owner[gpus[i]] = (int32_t)c->nocc;
         int32_t m = c->gpu_mach[gpus[i]];
@@ -81,7 +83,6 @@ pl_status pl_pctx_create(const pl_policy_request *req, pl_pctx **out)
         return PL_ENOMEM;
     c->req = req;
     c->rng = req->opts->seed;
-    c->ref_mach = -1;
     pl_status st = pl_topology_copy(req->topo, &c->work);
     if (st)
         goto fail;
@@ -147,6 +148,7 @@ void pl_pctx_free(pl_pctx *c)
         free(m->dist);
         free(m->tmin);
         free(m->tmax);
+        free(m->sub);
     }
     for (int32_t i = 0; c->mocc && i < c->nmach; i++)
         free(c->mocc[i]);
@@ -158,7 +160,11 @@ void pl_pctx_free(pl_pctx *c)
     free(c->gpu_index);
     free(c->owner);
     free(c->occ);
-    free(c->ref_sub);
+    pl_keyset_free(&c->classes);
+    pl_keyset_free(&c->occ_classes);
+    pl_keyset_free(&c->seen);
+    free(c->class_dist);
+    free(c->kbuf);
     free(c->subpos);
     free(c->host_v);
     free(c->host_gpus);
@@ -240,120 +246,26 @@ static pl_status greedy_t(pl_pmachine *m)
     return PL_OK;
 }
 
-/* Most links of one vertex compared by the twin test (more: not a twin). */
-#define TWIN_MAX_DEGREE 64
-
-/* Mark sub's vertices with their positions; 1 if no link leaves the subtree
- * except at its root (then no shortest path between two of its vertices
- * leaves it: it would have to exit and re-enter through the root). */
-static int mark_self_contained(pl_pctx *c, const int32_t *sub, int32_t n)
+/* Machines of one class (machine_class.c) have the same distances: no
+ * Dijkstra over a 1,000-machine cluster per machine. */
+static pl_status copy_distances(pl_pmachine *m, const pl_pmachine *r)
 {
-    for (int32_t i = 0; i < n; i++)
-        c->subpos[sub[i]] = i;
-    int32_t links[TWIN_MAX_DEGREE], deg;
-    pl_link_info li;
-    for (int32_t i = 1; i < n; i++) {
-        if (pl_topology_links_of(c->work, sub[i], links, TWIN_MAX_DEGREE, &deg) != PL_OK)
-            return 0;
-        for (int32_t j = 0; j < deg; j++) {
-            if (pl_topology_link(c->work, links[j], &li) != PL_OK)
-                return 0;
-            int32_t other = li.a == sub[i] ? li.b : li.a;
-            if (c->subpos[other] < 0)
-                return 0;
-        }
+    size_t g = (size_t)m->ngpus;
+    int64_t *dist = pl_alloc(g * g, sizeof *dist);
+    int64_t *tmin = pl_alloc(g + 1, sizeof *tmin), *tmax = pl_alloc(g + 1, sizeof *tmax);
+    if (!dist || !tmin || !tmax) {
+        free(dist);
+        free(tmin);
+        free(tmax);
+        return PL_ENOMEM;
     }
-    return 1;
-}
-
-static void unmark(pl_pctx *c, const int32_t *sub, int32_t n)
-{
-    for (int32_t i = 0; i < n; i++)
-        c->subpos[sub[i]] = -1;
-}
-
-/* 1 if subtrees a and b (both marked) have the same kinds and the same links
- * (kind, weight, ends by position) in the same order, so the same GPU
- * distances. */
-static int same_shape(pl_pctx *c, const int32_t *a, const int32_t *b, int32_t n)
-{
-    int32_t la[TWIN_MAX_DEGREE], lb[TWIN_MAX_DEGREE], da, db;
-    pl_vertex_info va, vb;
-    pl_link_info ia, ib;
-    for (int32_t i = 0; i < n; i++) {
-        if (pl_topology_vertex(c->work, a[i], &va) || pl_topology_vertex(c->work, b[i], &vb) ||
-            va.kind != vb.kind)
-            return 0;
-        if (pl_topology_links_of(c->work, a[i], la, TWIN_MAX_DEGREE, &da) ||
-            pl_topology_links_of(c->work, b[i], lb, TWIN_MAX_DEGREE, &db) || da != db)
-            return 0;
-        for (int32_t j = 0; j < da; j++) {
-            if (pl_topology_link(c->work, la[j], &ia) || pl_topology_link(c->work, lb[j], &ib) ||
-                ia.kind != ib.kind || ia.weight != ib.weight)
-                return 0;
-            int32_t oa = ia.a == a[i] ? ia.b : ia.a, ob = ib.a == b[i] ? ib.b : ib.a;
-            /* Outside ends (the root's uplinks) do not matter. */
-            if (c->subpos[oa] != c->subpos[ob] || (c->subpos[oa] < 0 && i > 0))
-                return 0;
-        }
-    }
-    return 1;
-}
-
-/* Copy machine mi's distances and t_min / t_max from the reference machine
- * when mi is its twin (*done = 1); otherwise make mi the reference if it can
- * be one. A cluster of copies of one machine then runs Dijkstra over the
- * whole cluster once per call, not once per machine. */
-static pl_status twin_lookup(pl_pctx *c, int32_t mi, int *done)
-{
-    *done = 0;
-    pl_pmachine *m = &c->mach[mi];
-    if (!c->subpos) {
-        if (!(c->subpos = pl_alloc((size_t)c->nvert + 1, sizeof *c->subpos)))
-            return PL_ENOMEM;
-        for (int32_t v = 0; v < c->nvert; v++)
-            c->subpos[v] = -1;
-    }
-    int32_t *sub = NULL, n = 0;
-    pl_status st = list_kind(c->work, m->vertex, -1, &sub, &n);
-    if (st)
-        return st;
-    if (c->ref_mach >= 0 && n == c->ref_n && m->ngpus == c->mach[c->ref_mach].ngpus) {
-        const pl_pmachine *r = &c->mach[c->ref_mach];
-        size_t g = (size_t)m->ngpus;
-        for (int32_t i = 0; i < c->ref_n; i++)
-            c->subpos[c->ref_sub[i]] = i;
-        int twin = mark_self_contained(c, sub, n) && same_shape(c, c->ref_sub, sub, n);
-        unmark(c, sub, n);
-        unmark(c, c->ref_sub, c->ref_n);
-        if (twin) {
-            m->dist = pl_alloc(g * g, sizeof *m->dist);
-            m->tmin = pl_alloc(g + 1, sizeof *m->tmin);
-            m->tmax = pl_alloc(g + 1, sizeof *m->tmax);
-            if (!m->dist || !m->tmin || !m->tmax)
-                st = PL_ENOMEM;
-            else {
-                memcpy(m->dist, r->dist, g * g * sizeof *m->dist);
-                memcpy(m->tmin, r->tmin, (g + 1) * sizeof *m->tmin);
-                memcpy(m->tmax, r->tmax, (g + 1) * sizeof *m->tmax);
-                m->maxdist = r->maxdist;
-                *done = 1;
-            }
-        }
-        free(sub);
-        return st;
-    }
-    if (c->ref_mach < 0 && n > 0) {
-        int self = mark_self_contained(c, sub, n);
-        unmark(c, sub, n);
-        if (self) {
-            c->ref_mach = mi;   /* its distances are computed by the caller next */
-            c->ref_sub = sub;
-            c->ref_n = n;
-            return PL_OK;
-        }
-    }
-    free(sub);
+    memcpy(dist, r->dist, g * g * sizeof *dist);
+    memcpy(tmin, r->tmin, (g + 1) * sizeof *tmin);
+    memcpy(tmax, r->tmax, (g + 1) * sizeof *tmax);
+    m->dist = dist;
+    m->tmin = tmin;
+    m->tmax = tmax;
+    m->maxdist = r->maxdist;
     return PL_OK;
 }
 
@@ -362,11 +274,12 @@ pl_status pl_pctx_machine_ready(pl_pctx *c, int32_t mi)
     pl_pmachine *m = &c->mach[mi];
     if (m->dist)
         return PL_OK;
-    int twin = 0;
-    pl_status st = twin_lookup(c, mi, &twin);
-    if (st || twin)
+    pl_status st = pl_pctx_classes(c);
+    if (st)
         return st;
     size_t n = (size_t)m->ngpus;
+    if (m->cls >= 0 && c->class_dist[m->cls] >= 0)
+        return copy_distances(m, &c->mach[c->class_dist[m->cls]]);
     int64_t *dist = pl_alloc(n * n, sizeof *dist);
     int64_t *tmin = pl_alloc(n + 1, sizeof *tmin), *tmax = pl_alloc(n + 1, sizeof *tmax);
     st = !dist || !tmin || !tmax ? PL_ENOMEM : PL_OK;
@@ -391,16 +304,21 @@ pl_status pl_pctx_machine_ready(pl_pctx *c, int32_t mi)
     }
     m->dist = dist;
     /* Copies of one template (a cluster) share their t_min / t_max. */
-    for (int32_t o = 0; o < c->nmach; o++) {
+    int shared = 0;
+    for (int32_t o = 0; o < c->nmach && !shared; o++) {
         pl_pmachine *p = &c->mach[o];
         if (o != mi && p->dist && p->ngpus == m->ngpus &&
             memcmp(p->dist, dist, n * n * sizeof *dist) == 0) {
             memcpy(m->tmin, p->tmin, (n + 1) * sizeof *m->tmin);
             memcpy(m->tmax, p->tmax, (n + 1) * sizeof *m->tmax);
-            return PL_OK;
+            shared = 1;
         }
     }
-    return m->ngpus <= EXACT_T_GPUS ? exact_t(m) : greedy_t(m);
+    if (!shared && (st = m->ngpus <= EXACT_T_GPUS ? exact_t(m) : greedy_t(m)))
+        return st;
+    if (m->cls >= 0)
+        c->class_dist[m->cls] = mi;
+    return PL_OK;
 }
 
 pl_status pl_pctx_dist(pl_pctx *c, int32_t a, int32_t b, int64_t *d)

@@ -32,6 +32,30 @@ PL_INTERNAL pl_status pl_plan_alloc(pl_topology *t, const pl_plan_item *items, i
 /* A decision set of n WAITING entries. */
 PL_INTERNAL pl_status pl_decision_create_internal(int32_t n, pl_decision **out);
 
+/* ---- sets of word sequences (keyset.c) ------------------------------------ */
+
+typedef struct pl_keyset_entry {
+    int64_t off, len;       /* words[off .. off + len) */
+    uint64_t hash;
+} pl_keyset_entry;
+
+/* Zero-filled = empty. Ids are 0, 1, 2, ... in insertion order. */
+typedef struct pl_keyset {
+    int64_t *words;
+    int64_t nwords, capwords;
+    pl_keyset_entry *e;
+    int32_t n;
+    int64_t cap;
+    int32_t *slot;          /* open addressing: entry index or -1 */
+    int64_t nslots;         /* a power of two, or 0 */
+} pl_keyset;
+
+/* *id = the id of the sequence w[0..n) (*added = 1: it was not there). */
+PL_INTERNAL pl_status pl_keyset_add(pl_keyset *ks, const int64_t *w, int64_t n, int32_t *id, int *added);
+/* Empty the set, keeping its memory. */
+PL_INTERNAL void pl_keyset_clear(pl_keyset *ks);
+PL_INTERNAL void pl_keyset_free(pl_keyset *ks);
+
 /* ---- context (candidates.c) ---------------------------------------------- */
 
 typedef struct pl_pmachine {
@@ -46,11 +70,15 @@ typedef struct pl_pmachine {
     int64_t *dist;          /* ngpus x ngpus, computed on first use */
     int64_t maxdist;        /* largest GPU-pair distance */
     int64_t *tmin, *tmax;   /* per k: smallest / largest Eq. 3 t of k GPUs */
+    int32_t cls;            /* machine class (machine_class.c), -1: in a class of its own */
+    int32_t *sub;           /* a classed machine's subtree in preorder */
+    int32_t nsub;
 } pl_pmachine;
 
 typedef struct pl_occupant {
     const pl_job *job;
     int32_t ngpus;
+    int32_t iclass;         /* equal for occupants of one workload type, size and GPU count */
 } pl_occupant;
 
 typedef struct pl_pctx {
@@ -72,13 +100,20 @@ typedef struct pl_pctx {
     int32_t **mocc;
     int64_t *nmocc, *capmocc;
     uint64_t rng;           /* "random": splitmix64 state */
-    /* Twin machines (doc/policies.md): the first self-contained machine whose
-     * distances were computed, its subtree, and each vertex's position in
-     * the subtree being compared (-1 elsewhere). */
-    int32_t ref_mach;
-    int32_t *ref_sub;
-    int32_t ref_n;
+    /* Machine classes (machine_class.c): computed on first use; per class a
+     * machine whose distances are computed (-1: none yet); scratch of one
+     * position per vertex (-1). */
+    int classes_done;
+    pl_keyset classes;
+    int32_t *class_dist;
+    int64_t capclass;
     int32_t *subpos;
+    /* Occupants' workload classes, the machine states seen by the current
+     * job (topo-aware), and a scratch key. */
+    pl_keyset occ_classes;
+    pl_keyset seen;
+    int64_t *kbuf;
+    int64_t capkbuf;
     /* The machines as hosts of the constraint model (constraint_check.c),
      * built on first use, and the text of the last rejection it gave. */
     int32_t *host_v;
@@ -109,6 +144,25 @@ PL_INTERNAL int pl_pctx_gpu_free(const pl_pctx *c, int32_t g);
 PL_INTERNAL int32_t pl_pctx_free_gpus(const pl_pctx *c, int32_t m, int32_t *out);
 /* Free GPUs of socket s of machine m. */
 PL_INTERNAL int32_t pl_pctx_socket_free(const pl_pctx *c, int32_t m, int32_t s);
+
+/* ---- machine classes (machine_class.c) ------------------------------------ */
+
+/* Sort the machines into classes (once per context): machines of one class
+ * have subtrees of the same shape (containment, kinds, links and weights by
+ * preorder position) that no link leaves except at the root, and GPUs on
+ * packages at the same positions, so the same GPU distances and the same
+ * view for every computation of a candidate on them. */
+PL_INTERNAL pl_status pl_pctx_classes(pl_pctx *c);
+/* Workload class of an occupant (type, size, GPUs: all its interference
+ * depends on). */
+PL_INTERNAL pl_status pl_pctx_occupant_class(pl_pctx *c, const pl_job *job, int32_t ngpus, int32_t *id);
+/* Forget the machine states seen (a new job). */
+PL_INTERNAL void pl_pctx_states_reset(pl_pctx *c);
+/* *seen = 1 if a machine of m's class in the same state was recorded since
+ * the last reset: the same free and allocated amounts on every vertex, the
+ * same occupants by workload class on the same GPUs; otherwise record m's
+ * state. A classless machine is never seen. */
+PL_INTERNAL pl_status pl_pctx_state_seen(pl_pctx *c, int32_t m, int *seen);
 
 /* *why = why a job can never be placed on this topology (REJECTED: no
  * tasks, too big, a constraint conflict naming the constraints; valid until

@@ -1,0 +1,162 @@
+/* Machine classes and machine states (doc/policies.md, "Machine classes").
+ *
+ * A cluster built from one template has machines that differ only by their
+ * vertex ids. Everything topo-aware computes for a job on one machine (DRB's
+ * physical and job splits, the resource checks, Eq. 3, 5 and the
+ * interference) reads the machine's subtree shape, the GPU distances, the
+ * capacities and allocations of its vertices and the workloads holding its
+ * GPUs, and reads them by position, not by id. Two machines of one class in
+ * the same state therefore yield the same candidate up to renaming, with the
+ * same utility, bit for bit; the classes also let machines share their
+ * distance matrices. */
+#include <stdlib.h>
+#include <string.h>
+#include "policy_impl.h"
+#include "../topology/subtree.h"
+
+static pl_status need_words(pl_pctx *c, int64_t n)
+{
+    return pl_grow((void **)&c->kbuf, &c->capkbuf, n, sizeof *c->kbuf);
+}
+
+static pl_status scratch_positions(pl_pctx *c)
+{
+    if (c->subpos)
+        return PL_OK;
+    if (!(c->subpos = pl_alloc((size_t)c->nvert + 1, sizeof *c->subpos)))
+        return PL_ENOMEM;
+    for (int32_t v = 0; v < c->nvert; v++)
+        c->subpos[v] = -1;
+    return PL_OK;
+}
+
+/* Append the package positions of m's sockets and the socket of each GPU to
+ * the shape words; 0 if a package lies outside the subtree (its resources
+ * would not be the machine's own). */
+static int sockets_words(pl_pctx *c, const pl_pmachine *m, const int32_t *sub, int32_t n,
+                         int64_t *w, int64_t *nw)
+{
+    for (int32_t i = 0; i < n; i++)
+        c->subpos[sub[i]] = i;
+    int inside = 1;
+    for (int32_t s = 0; s < m->nsockets; s++) {
+        int32_t pkg = m->sockets[s];
+        inside &= pkg < 0 || c->subpos[pkg] >= 0;
+        w[(*nw)++] = pkg < 0 ? -1 : c->subpos[pkg];
+    }
+    for (int32_t g = 0; g < m->ngpus; g++)
+        w[(*nw)++] = m->gpu_socket[g];
+    for (int32_t i = 0; i < n; i++)
+        c->subpos[sub[i]] = -1;
+    return inside;
+}
+
+static pl_status classify(pl_pctx *c, int32_t mi, int32_t **sub, int64_t *scap, int64_t **w,
+                          int64_t *wcap)
+{
+    pl_pmachine *m = &c->mach[mi];
+    m->cls = -1;
+    int32_t n;
+    int64_t nw;
+    int self;
+    pl_status st = pl_topo_subtree_shape(c->work, m->vertex, c->subpos, sub, scap, &n, w, wcap, &nw,
+                                         &self);
+    if (st || !self)
+        return st;
+    if ((st = pl_grow((void **)w, wcap, nw + m->nsockets + m->ngpus, sizeof **w)))
+        return st;
+    if (!sockets_words(c, m, *sub, n, *w, &nw))
+        return PL_OK;
+    if (!(m->sub = pl_alloc((size_t)n, sizeof *m->sub)))
+        return PL_ENOMEM;
+    memcpy(m->sub, *sub, (size_t)n * sizeof *m->sub);
+    m->nsub = n;
+    int32_t id;
+    int added;
+    if ((st = pl_keyset_add(&c->classes, *w, nw, &id, &added)))
+        return st;
+    if (added) {
+        if ((st = pl_grow((void **)&c->class_dist, &c->capclass, id + 1, sizeof *c->class_dist)))
+            return st;
+        c->class_dist[id] = -1;
+    }
+    m->cls = id;
+    return PL_OK;
+}
+
+pl_status pl_pctx_classes(pl_pctx *c)
+{
+    if (c->classes_done)
+        return PL_OK;
+    pl_status st = scratch_positions(c);
+    int32_t *sub = NULL;
+    int64_t *w = NULL, scap = 0, wcap = 0;
+    for (int32_t mi = 0; mi < c->nmach; mi++)
+        c->mach[mi].cls = -1;
+    for (int32_t mi = 0; mi < c->nmach && !st; mi++)
+        st = classify(c, mi, &sub, &scap, &w, &wcap);
+    free(sub);
+    free(w);
+    c->classes_done = !st;
+    return st;
+}
+
+/* A string as words: its length, then its bytes eight to a word. */
+static int64_t string_words(const char *s, int64_t *w)
+{
+    size_t len = strlen(s);
+    w[0] = (int64_t)len;
+    memset(w + 1, 0, (len + 7) / 8 * sizeof *w);
+    memcpy(w + 1, s, len);
+    return 1 + (int64_t)(len + 7) / 8;
+}
+
+pl_status pl_pctx_occupant_class(pl_pctx *c, const pl_job *job, int32_t ngpus, int32_t *id)
+{
+    const char *type = pl_job_workload_type(job), *size = pl_job_workload_size(job);
+    pl_status st = need_words(c, 3 + (int64_t)(strlen(type) + strlen(size)) / 8 + 2);
+    if (st)
+        return st;
+    int64_t n = 0;
+    c->kbuf[n++] = ngpus;
+    n += string_words(type, c->kbuf + n);
+    n += string_words(size, c->kbuf + n);
+    int added;
+    return pl_keyset_add(&c->occ_classes, c->kbuf, n, id, &added);
+}
+
+void pl_pctx_states_reset(pl_pctx *c)
+{
+    pl_keyset_clear(&c->seen);
+}
+
+pl_status pl_pctx_state_seen(pl_pctx *c, int32_t mi, int *seen)
+{
+    *seen = 0;
+    pl_status st = pl_pctx_classes(c);
+    const pl_pmachine *m = &c->mach[mi];
+    if (st || m->cls < 0)
+        return st;
+    int64_t n = 1 + 2 * PL_RES_COUNT * (int64_t)m->nsub, len = n + 2 * (int64_t)m->ngpus;
+    if ((st = need_words(c, len)))
+        return st;
+    int64_t *w = c->kbuf;
+    w[0] = m->cls;
+    pl_topo_amounts_of(c->work, m->sub, m->nsub, w + 1);
+    /* Who holds each GPU: the first GPU of the same occupant (which GPUs
+     * share one counts: a neighbour is counted once) and its workload. */
+    for (int32_t g = 0; g < m->ngpus; g++) {
+        int32_t o = c->owner[m->gpus[g]], first = g;
+        for (int32_t h = 0; h < g && o >= 0 && first == g; h++)
+            if (c->owner[m->gpus[h]] == o)
+                first = h;
+        w[n++] = o < 0 ? -1 : first;
+        w[n++] = o < 0 ? -1 : c->occ[o].iclass;
+    }
+    int32_t id;
+    int added;
+    if ((st = pl_keyset_add(&c->seen, w, n, &id, &added)))
+        return st;
+    *seen = !added;
+    return PL_OK;
+}
