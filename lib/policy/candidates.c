@@ -6,36 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include "policy_impl.h"
+#include "../topology/internal.h"
 
 /* Exhaustive t_min / t_max up to this many GPUs per machine (2^16 subsets). */
 #define EXACT_T_GPUS 16
 
-static pl_status list_kind(const pl_topology *t, int32_t v, int kind, int32_t **out, int32_t *n)
-{
-    *out = NULL;
-    pl_status st = pl_topology_descendants(t, v, kind, NULL, 0, n);
-    if (st || *n == 0)
-        return st;
-    if (!(*out = pl_alloc((size_t)*n, sizeof **out)))
-        return PL_ENOMEM;
-    return pl_topology_descendants(t, v, kind, *out, *n, n);
-}
-
-static pl_status machine_init(pl_pctx *c, int32_t mi, int32_t vertex)
+/* Name, sockets and GPU indices of machine mi, whose gpus and arrays are set. */
+static pl_status machine_init(pl_pctx *c, int32_t mi)
 {
     pl_pmachine *m = &c->mach[mi];
     pl_vertex_info vi;
-    pl_status st = pl_topology_vertex(c->work, vertex, &vi);
+    pl_status st = pl_topology_vertex(c->work, m->vertex, &vi);
     if (st)
         return st;
-    m->vertex = vertex;
     m->name = vi.name;
-    if ((st = list_kind(c->work, vertex, PL_VK_GPU, &m->gpus, &m->ngpus)))
-        return st;
-    if (!(m->gpu_socket = pl_alloc((size_t)m->ngpus + 1, sizeof *m->gpu_socket)) ||
-        !(m->sockets = pl_alloc((size_t)m->ngpus + 1, sizeof *m->sockets)) ||
-        !(m->socket_total = pl_alloc((size_t)m->ngpus + 1, sizeof *m->socket_total)))
-        return PL_ENOMEM;
     for (int32_t i = 0; i < m->ngpus; i++) {
         int32_t g = m->gpus[i], pkg = -1, s;
         if (pl_topology_ancestor(c->work, g, PL_VK_PACKAGE, &pkg) != PL_OK)
@@ -52,6 +36,52 @@ static pl_status machine_init(pl_pctx *c, int32_t mi, int32_t vertex)
         c->gpu_index[g] = i;
     }
     return PL_OK;
+}
+
+/* The machines with GPUs (a machine without cannot hold a task), one walk
+ * of each subtree; the per-machine arrays of all of them are slices of two
+ * blocks (a call on a 1,000-machine cluster would otherwise allocate
+ * thousands of small arrays). */
+static pl_status build_machines(pl_pctx *c)
+{
+    int32_t nv = c->nvert, n = 0, g;
+    int32_t *machines = pl_alloc((size_t)nv + 1, sizeof *machines);
+    int32_t *scratch = pl_alloc((size_t)nv + 1, sizeof *scratch);
+    int64_t *off = NULL, cap = 0, total = 0;
+    pl_status st = !machines || !scratch ? PL_ENOMEM : PL_OK;
+    if (!st)
+        st = pl_topology_descendants(c->work, -1, PL_VK_MACHINE, machines, nv, &n);
+    if (!st && n > 0 && (!(c->mach = pl_alloc((size_t)n, sizeof *c->mach)) ||
+                         !(off = pl_alloc((size_t)n, sizeof *off))))
+        st = PL_ENOMEM;
+    for (int32_t i = 0; i < n && !st; i++) {
+        if ((st = pl_topology_descendants(c->work, machines[i], PL_VK_GPU, scratch, nv, &g)) || !g)
+            continue;
+        if ((st = pl_grow((void **)&c->mgpus, &cap, total + g, sizeof *c->mgpus)))
+            break;
+        memcpy(c->mgpus + total, scratch, (size_t)g * sizeof *scratch);
+        c->mach[c->nmach] = (pl_pmachine){.vertex = machines[i], .ngpus = g};
+        off[c->nmach++] = total;
+        total += g;
+    }
+    /* gpu_socket, sockets and socket_total: ngpus + 1 each. */
+    if (!st && !(c->mblock = pl_alloc(3 * ((size_t)total + (size_t)c->nmach) + 1, sizeof *c->mblock)))
+        st = PL_ENOMEM;
+    int32_t *p = c->mblock;
+    for (int32_t mi = 0; mi < c->nmach && !st; mi++) {
+        pl_pmachine *m = &c->mach[mi];
+        size_t len = (size_t)m->ngpus + 1;
+        m->gpus = c->mgpus + off[mi];
+        m->gpu_socket = p;
+        m->sockets = p + len;
+        m->socket_total = p + 2 * len;
+        p += 3 * len;
+        st = machine_init(c, mi);
+    }
+    free(machines);
+    free(scratch);
+    free(off);
+    return st;
 }
 
 static pl_status add_occupant(pl_pctx *c, const pl_job *job, const int32_t *gpus, int32_t k)
@@ -83,7 +113,7 @@ pl_status pl_pctx_create(const pl_policy_request *req, pl_pctx **out)
         return PL_ENOMEM;
     c->req = req;
     c->rng = req->opts->seed;
-    pl_status st = pl_topology_copy(req->topo, &c->work);
+    pl_status st = pl_topo_clone(req->topo, &c->work);
     if (st)
         goto fail;
     c->nvert = pl_topology_vertex_count(c->work);
@@ -96,22 +126,7 @@ pl_status pl_pctx_create(const pl_policy_request *req, pl_pctx **out)
     }
     for (int32_t v = 0; v < c->nvert; v++)
         c->gpu_mach[v] = c->gpu_index[v] = c->owner[v] = -1;
-    int32_t *machines = NULL, n = 0;
-    if ((st = list_kind(c->work, -1, PL_VK_MACHINE, &machines, &n)))
-        goto fail;
-    if (n > 0 && !(c->mach = pl_alloc((size_t)n, sizeof *c->mach))) {
-        free(machines);
-        st = PL_ENOMEM;
-        goto fail;
-    }
-    for (int32_t i = 0; i < n && !st; i++) {
-        int32_t gpus = 0;
-        /* A machine without GPUs cannot hold a task: leave it out. */
-        if ((st = pl_topology_descendants(c->work, machines[i], PL_VK_GPU, NULL, 0, &gpus)) || !gpus)
-            continue;
-        st = machine_init(c, c->nmach++, machines[i]);
-    }
-    free(machines);
+    st = build_machines(c);
     if (!st && (!(c->mocc = pl_alloc((size_t)c->nmach + 1, sizeof *c->mocc)) ||
                 !(c->nmocc = pl_alloc((size_t)c->nmach + 1, sizeof *c->nmocc)) ||
                 !(c->capmocc = pl_alloc((size_t)c->nmach + 1, sizeof *c->capmocc))))
@@ -141,15 +156,15 @@ void pl_pctx_free(pl_pctx *c)
         return;
     for (int32_t i = 0; i < c->nmach; i++) {
         pl_pmachine *m = &c->mach[i];
-        free(m->gpus);
-        free(m->gpu_socket);
-        free(m->sockets);
-        free(m->socket_total);
-        free(m->dist);
-        free(m->tmin);
-        free(m->tmax);
+        if (!m->shares_dist) {
+            free(m->dist);
+            free(m->tmin);
+            free(m->tmax);
+        }
         free(m->sub);
     }
+    free(c->mgpus);
+    free(c->mblock);
     for (int32_t i = 0; c->mocc && i < c->nmach; i++)
         free(c->mocc[i]);
     free(c->mocc);
@@ -160,10 +175,13 @@ void pl_pctx_free(pl_pctx *c)
     free(c->gpu_index);
     free(c->owner);
     free(c->occ);
+    pl_keyset_free(&c->shapes);
     pl_keyset_free(&c->classes);
     pl_keyset_free(&c->occ_classes);
-    pl_keyset_free(&c->seen);
-    free(c->class_dist);
+    pl_keyset_free(&c->states);
+    free(c->shape_dist);
+    free(c->mstate);
+    free(c->state_stamp);
     free(c->kbuf);
     free(c->subpos);
     free(c->host_v);
@@ -246,27 +264,16 @@ static pl_status greedy_t(pl_pmachine *m)
     return PL_OK;
 }
 
-/* Machines of one class (machine_class.c) have the same distances: no
- * Dijkstra over a 1,000-machine cluster per machine. */
-static pl_status copy_distances(pl_pmachine *m, const pl_pmachine *r)
+/* Machines of one shape (machine_class.c) have the same distances: no
+ * Dijkstra over a 1,000-machine cluster per machine; they share r's arrays
+ * (read-only once computed). */
+static void share_distances(pl_pmachine *m, const pl_pmachine *r)
 {
-    size_t g = (size_t)m->ngpus;
-    int64_t *dist = pl_alloc(g * g, sizeof *dist);
-    int64_t *tmin = pl_alloc(g + 1, sizeof *tmin), *tmax = pl_alloc(g + 1, sizeof *tmax);
-    if (!dist || !tmin || !tmax) {
-        free(dist);
-        free(tmin);
-        free(tmax);
-        return PL_ENOMEM;
-    }
-    memcpy(dist, r->dist, g * g * sizeof *dist);
-    memcpy(tmin, r->tmin, (g + 1) * sizeof *tmin);
-    memcpy(tmax, r->tmax, (g + 1) * sizeof *tmax);
-    m->dist = dist;
-    m->tmin = tmin;
-    m->tmax = tmax;
+    m->dist = r->dist;
+    m->tmin = r->tmin;
+    m->tmax = r->tmax;
     m->maxdist = r->maxdist;
-    return PL_OK;
+    m->shares_dist = 1;
 }
 
 pl_status pl_pctx_machine_ready(pl_pctx *c, int32_t mi)
@@ -278,8 +285,10 @@ pl_status pl_pctx_machine_ready(pl_pctx *c, int32_t mi)
     if (st)
         return st;
     size_t n = (size_t)m->ngpus;
-    if (m->cls >= 0 && c->class_dist[m->cls] >= 0)
-        return copy_distances(m, &c->mach[c->class_dist[m->cls]]);
+    if (m->shape >= 0 && c->shape_dist[m->shape] >= 0) {
+        share_distances(m, &c->mach[c->shape_dist[m->shape]]);
+        return PL_OK;
+    }
     int64_t *dist = pl_alloc(n * n, sizeof *dist);
     int64_t *tmin = pl_alloc(n + 1, sizeof *tmin), *tmax = pl_alloc(n + 1, sizeof *tmax);
     st = !dist || !tmin || !tmax ? PL_ENOMEM : PL_OK;
@@ -316,8 +325,8 @@ pl_status pl_pctx_machine_ready(pl_pctx *c, int32_t mi)
     }
     if (!shared && (st = m->ngpus <= EXACT_T_GPUS ? exact_t(m) : greedy_t(m)))
         return st;
-    if (m->cls >= 0)
-        c->class_dist[m->cls] = mi;
+    if (m->shape >= 0)
+        c->shape_dist[m->shape] = mi;
     return PL_OK;
 }
 
@@ -722,6 +731,8 @@ pl_status pl_pctx_commit(pl_pctx *c, const pl_job *job, const pl_cand *cand)
     if (st)
         return st;
     st = pl_plan_alloc(c->work, items, n);
+    for (int32_t i = 0; i < n; i++)
+        pl_pctx_state_changed(c, items[i].v);
     free(items);
     if (!st)
         st = add_occupant(c, job, cand->gpus, cand->k);

@@ -20,6 +20,7 @@ void pl_keyset_clear(pl_keyset *ks)
 {
     ks->nwords = 0;
     ks->n = 0;
+    ks->last = 0;
     for (int64_t i = 0; i < ks->nslots; i++)
         ks->slot[i] = -1;
 }
@@ -66,6 +67,15 @@ static pl_status rehash(pl_keyset *ks)
 pl_status pl_keyset_add(pl_keyset *ks, const int64_t *w, int64_t n, int32_t *id, int *added)
 {
     *added = 0;
+    /* Runs of equal sequences (the machines of a cluster, one after the
+     * other) cost a comparison, not a hash. */
+    if (ks->last > 0) {
+        const pl_keyset_entry *l = &ks->e[ks->last - 1];
+        if (l->len == n && !memcmp(ks->words + l->off, w, (size_t)n * sizeof *w)) {
+            *id = ks->last - 1;
+            return PL_OK;
+        }
+    }
     pl_status st;
     if (2 * ((int64_t)ks->n + 1) > ks->nslots && (st = rehash(ks)))
         return st;
@@ -73,6 +83,7 @@ pl_status pl_keyset_add(pl_keyset *ks, const int64_t *w, int64_t n, int32_t *id,
     int64_t i = find_slot(ks, h, w, n);
     if (ks->slot[i] >= 0) {
         *id = ks->slot[i];
+        ks->last = *id + 1;
         return PL_OK;
     }
     if ((st = pl_grow((void **)&ks->words, &ks->capwords, ks->nwords + n, sizeof *ks->words)) ||
@@ -84,6 +95,7 @@ pl_status pl_keyset_add(pl_keyset *ks, const int64_t *w, int64_t n, int32_t *id,
     ks->nwords += n;
     ks->slot[i] = ks->n;
     *id = ks->n++;
+    ks->last = ks->n;
     *added = 1;
     return PL_OK;
 }

@@ -12,12 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "policy_impl.h"
-#include "../topology/subtree.h"
-
-static pl_status need_words(pl_pctx *c, int64_t n)
-{
-    return pl_grow((void **)&c->kbuf, &c->capkbuf, n, sizeof *c->kbuf);
-}
+#include "../topology/internal.h"
 
 static pl_status scratch_positions(pl_pctx *c)
 {
@@ -55,15 +50,16 @@ static pl_status classify(pl_pctx *c, int32_t mi, int32_t **sub, int64_t *scap, 
                           int64_t *wcap)
 {
     pl_pmachine *m = &c->mach[mi];
-    m->cls = -1;
+    m->shape = m->cls = -1;
     int32_t n;
     int64_t nw;
-    int self;
+    int self, added;
     pl_status st = pl_topo_subtree_shape(c->work, m->vertex, c->subpos, sub, scap, &n, w, wcap, &nw,
                                          &self);
     if (st || !self)
         return st;
-    if ((st = pl_grow((void **)w, wcap, nw + m->nsockets + m->ngpus, sizeof **w)))
+    if ((st = pl_grow((void **)w, wcap, nw + m->nsockets + m->ngpus + (int64_t)n * PL_RES_COUNT,
+                      sizeof **w)))
         return st;
     if (!sockets_words(c, m, *sub, n, *w, &nw))
         return PL_OK;
@@ -71,17 +67,15 @@ static pl_status classify(pl_pctx *c, int32_t mi, int32_t **sub, int64_t *scap, 
         return PL_ENOMEM;
     memcpy(m->sub, *sub, (size_t)n * sizeof *m->sub);
     m->nsub = n;
-    int32_t id;
-    int added;
-    if ((st = pl_keyset_add(&c->classes, *w, nw, &id, &added)))
+    if ((st = pl_keyset_add(&c->shapes, *w, nw, &m->shape, &added)))
         return st;
     if (added) {
-        if ((st = pl_grow((void **)&c->class_dist, &c->capclass, id + 1, sizeof *c->class_dist)))
+        if ((st = pl_grow((void **)&c->shape_dist, &c->capshape, m->shape + 1, sizeof *c->shape_dist)))
             return st;
-        c->class_dist[id] = -1;
+        c->shape_dist[m->shape] = -1;
     }
-    m->cls = id;
-    return PL_OK;
+    pl_topo_capacities_of(c->work, m->sub, n, *w + nw);
+    return pl_keyset_add(&c->classes, *w, nw + (int64_t)n * PL_RES_COUNT, &m->cls, &added);
 }
 
 pl_status pl_pctx_classes(pl_pctx *c)
@@ -92,7 +86,7 @@ pl_status pl_pctx_classes(pl_pctx *c)
     int32_t *sub = NULL;
     int64_t *w = NULL, scap = 0, wcap = 0;
     for (int32_t mi = 0; mi < c->nmach; mi++)
-        c->mach[mi].cls = -1;
+        c->mach[mi].shape = c->mach[mi].cls = -1;
     for (int32_t mi = 0; mi < c->nmach && !st; mi++)
         st = classify(c, mi, &sub, &scap, &w, &wcap);
     free(sub);
@@ -114,7 +108,8 @@ static int64_t string_words(const char *s, int64_t *w)
 pl_status pl_pctx_occupant_class(pl_pctx *c, const pl_job *job, int32_t ngpus, int32_t *id)
 {
     const char *type = pl_job_workload_type(job), *size = pl_job_workload_size(job);
-    pl_status st = need_words(c, 3 + (int64_t)(strlen(type) + strlen(size)) / 8 + 2);
+    pl_status st = pl_grow((void **)&c->kbuf, &c->capkbuf, 5 + (int64_t)(strlen(type) + strlen(size)) / 8,
+                           sizeof *c->kbuf);
     if (st)
         return st;
     int64_t n = 0;
@@ -127,7 +122,37 @@ pl_status pl_pctx_occupant_class(pl_pctx *c, const pl_job *job, int32_t ngpus, i
 
 void pl_pctx_states_reset(pl_pctx *c)
 {
-    pl_keyset_clear(&c->seen);
+    c->stamp++;
+}
+
+/* The state of machine m as words: its class, the allocated amounts of its
+ * vertices (capacities are the class's), and who holds each GPU: the first
+ * GPU of the same occupant (which GPUs share one counts: a neighbour is
+ * counted once) and the occupant's workload class. */
+static pl_status state_of(pl_pctx *c, const pl_pmachine *m, int32_t *id)
+{
+    pl_status st = pl_grow((void **)&c->kbuf, &c->capkbuf,
+                           1 + PL_RES_COUNT * (int64_t)m->nsub + 2 * (int64_t)m->ngpus, sizeof *c->kbuf);
+    if (st)
+        return st;
+    int64_t *w = c->kbuf, n = 1;
+    w[0] = m->cls;
+    n += pl_topo_used_of(c->work, m->sub, m->nsub, w + 1);
+    for (int32_t g = 0; g < m->ngpus; g++) {
+        int32_t o = c->owner[m->gpus[g]], first = g;
+        for (int32_t h = 0; h < g && o >= 0 && first == g; h++)
+            if (c->owner[m->gpus[h]] == o)
+                first = h;
+        w[n++] = o < 0 ? -1 : first;
+        w[n++] = o < 0 ? -1 : c->occ[o].iclass;
+    }
+    int added;
+    if ((st = pl_keyset_add(&c->states, w, n, id, &added)) || !added)
+        return st;
+    if ((st = pl_grow((void **)&c->state_stamp, &c->capstamp, *id + 1, sizeof *c->state_stamp)))
+        return st;
+    c->state_stamp[*id] = 0;
+    return PL_OK;
 }
 
 pl_status pl_pctx_state_seen(pl_pctx *c, int32_t mi, int *seen)
@@ -137,26 +162,29 @@ pl_status pl_pctx_state_seen(pl_pctx *c, int32_t mi, int *seen)
     const pl_pmachine *m = &c->mach[mi];
     if (st || m->cls < 0)
         return st;
-    int64_t n = 1 + 2 * PL_RES_COUNT * (int64_t)m->nsub, len = n + 2 * (int64_t)m->ngpus;
-    if ((st = need_words(c, len)))
-        return st;
-    int64_t *w = c->kbuf;
-    w[0] = m->cls;
-    pl_topo_amounts_of(c->work, m->sub, m->nsub, w + 1);
-    /* Who holds each GPU: the first GPU of the same occupant (which GPUs
-     * share one counts: a neighbour is counted once) and its workload. */
-    for (int32_t g = 0; g < m->ngpus; g++) {
-        int32_t o = c->owner[m->gpus[g]], first = g;
-        for (int32_t h = 0; h < g && o >= 0 && first == g; h++)
-            if (c->owner[m->gpus[h]] == o)
-                first = h;
-        w[n++] = o < 0 ? -1 : first;
-        w[n++] = o < 0 ? -1 : c->occ[o].iclass;
+    if (!c->mstate) {
+        if (!(c->mstate = pl_alloc((size_t)c->nmach, sizeof *c->mstate)))
+            return PL_ENOMEM;
+        for (int32_t i = 0; i < c->nmach; i++)
+            c->mstate[i] = -1;
     }
-    int32_t id;
-    int added;
-    if ((st = pl_keyset_add(&c->seen, w, n, &id, &added)))
+    if (c->mstate[mi] < 0 && (st = state_of(c, m, &c->mstate[mi])))
         return st;
-    *seen = !added;
+    int32_t id = c->mstate[mi];
+    *seen = c->state_stamp[id] == c->stamp;
+    c->state_stamp[id] = c->stamp;
     return PL_OK;
+}
+
+void pl_pctx_state_changed(pl_pctx *c, int32_t v)
+{
+    if (!c->mstate)
+        return;
+    /* Every machine above v (machines inside machines included). */
+    pl_vertex_info vi;
+    for (int32_t x = v; x >= 0 && pl_topology_vertex(c->work, x, &vi) == PL_OK; x = vi.parent)
+        if (vi.kind == PL_VK_MACHINE)
+            for (int32_t i = 0; i < c->nmach; i++)
+                if (c->mach[i].vertex == x)
+                    c->mstate[i] = -1;
 }

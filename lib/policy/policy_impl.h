@@ -48,6 +48,7 @@ typedef struct pl_keyset {
     int64_t cap;
     int32_t *slot;          /* open addressing: entry index or -1 */
     int64_t nslots;         /* a power of two, or 0 */
+    int32_t last;           /* id + 1 of the sequence last added or found, 0: none */
 } pl_keyset;
 
 /* *id = the id of the sequence w[0..n) (*added = 1: it was not there). */
@@ -70,7 +71,9 @@ typedef struct pl_pmachine {
     int64_t *dist;          /* ngpus x ngpus, computed on first use */
     int64_t maxdist;        /* largest GPU-pair distance */
     int64_t *tmin, *tmax;   /* per k: smallest / largest Eq. 3 t of k GPUs */
-    int32_t cls;            /* machine class (machine_class.c), -1: in a class of its own */
+    int shares_dist;        /* dist, tmin and tmax are another machine's */
+    int32_t shape;          /* machine shape (machine_class.c), -1: a shape of its own */
+    int32_t cls;            /* machine class: shape and capacities, -1: a class of its own */
     int32_t *sub;           /* a classed machine's subtree in preorder */
     int32_t nsub;
 } pl_pmachine;
@@ -89,6 +92,7 @@ typedef struct pl_pctx {
     int32_t nvert;
     int32_t nmach;
     pl_pmachine *mach;
+    int32_t *mgpus, *mblock; /* the machines' arrays (gpus; the others) */
     int32_t *gpu_mach;      /* per vertex: machine index of a GPU, else -1 */
     int32_t *gpu_index;     /* per vertex: index of a GPU in its machine */
     int32_t *owner;         /* per vertex: occupant holding the GPU, else -1 */
@@ -100,18 +104,22 @@ typedef struct pl_pctx {
     int32_t **mocc;
     int64_t *nmocc, *capmocc;
     uint64_t rng;           /* "random": splitmix64 state */
-    /* Machine classes (machine_class.c): computed on first use; per class a
-     * machine whose distances are computed (-1: none yet); scratch of one
-     * position per vertex (-1). */
+    /* Machine shapes and classes (machine_class.c): computed on first use;
+     * per shape a machine whose distances are computed (-1: none yet);
+     * scratch of one position per vertex (-1). */
     int classes_done;
-    pl_keyset classes;
-    int32_t *class_dist;
-    int64_t capclass;
+    pl_keyset shapes, classes;
+    int32_t *shape_dist;
+    int64_t capshape;
     int32_t *subpos;
-    /* Occupants' workload classes, the machine states seen by the current
-     * job (topo-aware), and a scratch key. */
+    /* Occupants' workload classes; machine states: each machine's (-1: not
+     * known since its last change), and per state the last job that saw
+     * it (stamp); a scratch key. */
     pl_keyset occ_classes;
-    pl_keyset seen;
+    pl_keyset states;
+    int32_t *mstate;
+    int64_t *state_stamp;
+    int64_t capstamp, stamp;
     int64_t *kbuf;
     int64_t capkbuf;
     /* The machines as hosts of the constraint model (constraint_check.c),
@@ -147,11 +155,12 @@ PL_INTERNAL int32_t pl_pctx_socket_free(const pl_pctx *c, int32_t m, int32_t s);
 
 /* ---- machine classes (machine_class.c) ------------------------------------ */
 
-/* Sort the machines into classes (once per context): machines of one class
- * have subtrees of the same shape (containment, kinds, links and weights by
- * preorder position) that no link leaves except at the root, and GPUs on
- * packages at the same positions, so the same GPU distances and the same
- * view for every computation of a candidate on them. */
+/* Sort the machines by shape and class (once per context): machines of one
+ * shape have subtrees of the same containment tree, kinds, links and
+ * weights by preorder position, that no link leaves except at the root, and
+ * GPUs on packages at the same positions, so the same GPU distances;
+ * machines of one class also have the same capacities, so the same view for
+ * every computation of a candidate on them. */
 PL_INTERNAL pl_status pl_pctx_classes(pl_pctx *c);
 /* Workload class of an occupant (type, size, GPUs: all its interference
  * depends on). */
@@ -159,10 +168,14 @@ PL_INTERNAL pl_status pl_pctx_occupant_class(pl_pctx *c, const pl_job *job, int3
 /* Forget the machine states seen (a new job). */
 PL_INTERNAL void pl_pctx_states_reset(pl_pctx *c);
 /* *seen = 1 if a machine of m's class in the same state was recorded since
- * the last reset: the same free and allocated amounts on every vertex, the
- * same occupants by workload class on the same GPUs; otherwise record m's
- * state. A classless machine is never seen. */
+ * the last reset: the same allocated amounts on every vertex, the same
+ * occupants by workload class on the same GPUs; otherwise record m's
+ * state. A classless machine is never seen. A machine's state is kept
+ * until pl_pctx_commit changes it: valid while the work topology and the
+ * occupants change only through pl_pctx_commit. */
 PL_INTERNAL pl_status pl_pctx_state_seen(pl_pctx *c, int32_t m, int *seen);
+/* Forget the states of the machines holding vertex v (pl_pctx_commit). */
+PL_INTERNAL void pl_pctx_state_changed(pl_pctx *c, int32_t v);
 
 /* *why = why a job can never be placed on this topology (REJECTED: no
  * tasks, too big, a constraint conflict naming the constraints; valid until

@@ -1,6 +1,6 @@
 /* Shape and amounts of a subtree, read from the arrays (subtree.h). */
 #include <string.h>
-#include "subtree.h"
+#include "internal.h"
 #include "topology_impl.h"
 
 pl_status pl_topo_subtree_shape(const pl_topology *t, int32_t v, int32_t *pos, int32_t **verts,
@@ -50,11 +50,20 @@ pl_status pl_topo_subtree_shape(const pl_topology *t, int32_t v, int32_t *pos, i
     return st;
 }
 
-void pl_topo_amounts_of(const pl_topology *t, const int32_t *verts, int32_t n, int64_t *out)
+void pl_topo_capacities_of(const pl_topology *t, const int32_t *verts, int32_t n, int64_t *out)
 {
+    for (int32_t i = 0; i < n; i++)
+        memcpy(out + (int64_t)i * PL_RES_COUNT, pl_topo_cap(t, verts[i]), PL_RES_COUNT * sizeof *out);
+}
+
+int64_t pl_topo_used_of(const pl_topology *t, const int32_t *verts, int32_t n, int64_t *out)
+{
+    int64_t k = 0;
     for (int32_t i = 0; i < n; i++) {
-        memcpy(out, pl_topo_cap(t, verts[i]), PL_RES_COUNT * sizeof *out);
-        memcpy(out + PL_RES_COUNT, pl_topo_used(t, verts[i]), PL_RES_COUNT * sizeof *out);
-        out += 2 * PL_RES_COUNT;
+        const int64_t *cap = pl_topo_cap(t, verts[i]), *used = pl_topo_used(t, verts[i]);
+        for (int r = 0; r < PL_RES_COUNT; r++)
+            if (cap[r] > 0)
+                out[k++] = used[r];
     }
+    return k;
 }
