@@ -127,6 +127,11 @@ pl_status pl_pctx_create(const pl_policy_request *req, pl_pctx **out)
     for (int32_t v = 0; v < c->nvert; v++)
         c->gpu_mach[v] = c->gpu_index[v] = c->owner[v] = -1;
     st = build_machines(c);
+    if (!st && (!(c->mstate = pl_alloc((size_t)c->nmach + 1, sizeof *c->mstate)) ||
+                !(c->mfree = pl_alloc((size_t)c->nmach + 1, sizeof *c->mfree))))
+        st = PL_ENOMEM;
+    for (int32_t i = 0; i < c->nmach && !st; i++)
+        c->mstate[i] = c->mfree[i] = -1;
     if (!st && (!(c->mocc = pl_alloc((size_t)c->nmach + 1, sizeof *c->mocc)) ||
                 !(c->nmocc = pl_alloc((size_t)c->nmach + 1, sizeof *c->nmocc)) ||
                 !(c->capmocc = pl_alloc((size_t)c->nmach + 1, sizeof *c->capmocc))))
@@ -181,6 +186,7 @@ void pl_pctx_free(pl_pctx *c)
     pl_keyset_free(&c->states);
     free(c->shape_dist);
     free(c->mstate);
+    free(c->mfree);
     free(c->state_stamp);
     free(c->kbuf);
     free(c->subpos);

@@ -162,12 +162,6 @@ pl_status pl_pctx_state_seen(pl_pctx *c, int32_t mi, int *seen)
     const pl_pmachine *m = &c->mach[mi];
     if (st || m->cls < 0)
         return st;
-    if (!c->mstate) {
-        if (!(c->mstate = pl_alloc((size_t)c->nmach, sizeof *c->mstate)))
-            return PL_ENOMEM;
-        for (int32_t i = 0; i < c->nmach; i++)
-            c->mstate[i] = -1;
-    }
     if (c->mstate[mi] < 0 && (st = state_of(c, m, &c->mstate[mi])))
         return st;
     int32_t id = c->mstate[mi];
@@ -176,15 +170,20 @@ pl_status pl_pctx_state_seen(pl_pctx *c, int32_t mi, int *seen)
     return PL_OK;
 }
 
+int32_t pl_pctx_free_count(pl_pctx *c, int32_t mi)
+{
+    if (c->mfree[mi] < 0)
+        c->mfree[mi] = pl_pctx_free_gpus(c, mi, NULL);
+    return c->mfree[mi];
+}
+
 void pl_pctx_state_changed(pl_pctx *c, int32_t v)
 {
-    if (!c->mstate)
-        return;
     /* Every machine above v (machines inside machines included). */
     pl_vertex_info vi;
     for (int32_t x = v; x >= 0 && pl_topology_vertex(c->work, x, &vi) == PL_OK; x = vi.parent)
         if (vi.kind == PL_VK_MACHINE)
             for (int32_t i = 0; i < c->nmach; i++)
                 if (c->mach[i].vertex == x)
-                    c->mstate[i] = -1;
+                    c->mstate[i] = c->mfree[i] = -1;
 }

@@ -112,12 +112,12 @@ typedef struct pl_pctx {
     int32_t *shape_dist;
     int64_t capshape;
     int32_t *subpos;
-    /* Occupants' workload classes; machine states: each machine's (-1: not
-     * known since its last change), and per state the last job that saw
-     * it (stamp); a scratch key. */
+    /* Occupants' workload classes; machine states: each machine's state and
+     * free GPU count (-1: not known since its last change), and per state
+     * the last job that saw it (stamp); a scratch key. */
     pl_keyset occ_classes;
     pl_keyset states;
-    int32_t *mstate;
+    int32_t *mstate, *mfree;
     int64_t *state_stamp;
     int64_t capstamp, stamp;
     int64_t *kbuf;
@@ -174,7 +174,10 @@ PL_INTERNAL void pl_pctx_states_reset(pl_pctx *c);
  * until pl_pctx_commit changes it: valid while the work topology and the
  * occupants change only through pl_pctx_commit. */
 PL_INTERNAL pl_status pl_pctx_state_seen(pl_pctx *c, int32_t m, int *seen);
-/* Forget the states of the machines holding vertex v (pl_pctx_commit). */
+/* The free GPUs of machine m (pl_pctx_free_gpus), kept as the states are. */
+PL_INTERNAL int32_t pl_pctx_free_count(pl_pctx *c, int32_t m);
+/* Forget the states and free counts of the machines holding vertex v
+ * (pl_pctx_commit). */
 PL_INTERNAL void pl_pctx_state_changed(pl_pctx *c, int32_t v);
 
 /* *why = why a job can never be placed on this topology (REJECTED: no

@@ -46,7 +46,8 @@ static pl_status choose(pl_pctx *c, const pl_job *job, int32_t k, pl_cand *cand,
     int skip_same = !pl_job_has_constraints(job);
     pl_pctx_states_reset(c);
     for (int32_t m = 0; m < c->nmach && !st; m++) {
-        if (!pl_pctx_machine_admits(c, job, m, k))
+        /* The free count first: in a long queue most jobs fit nowhere. */
+        if (pl_pctx_free_count(c, m) < k || !pl_pctx_machine_admits(c, job, m, k))
             continue;
         int32_t n = pl_pctx_free_gpus(c, m, P);
         int seen = 0;
