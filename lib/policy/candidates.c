@@ -187,6 +187,9 @@ void pl_pctx_free(pl_pctx *c)
     free(c->shape_dist);
     free(c->mstate);
     free(c->mfree);
+    free(c->occ_seen);
+    free(c->plan);
+    pl_arena_free(&c->scratch);
     free(c->state_stamp);
     free(c->kbuf);
     free(c->subpos);
@@ -510,7 +513,9 @@ static pl_status slowdown_of(const pl_pctx *c, const pl_job *job, int32_t k, con
     return st;
 }
 
-/* Occupants holding a GPU on the sockets of gpus[0..n), without repeats. */
+/* Occupants holding a GPU on the sockets of gpus[0..n), without repeats, in
+ * order of discovery; *out from the scratch stack. An occupant is marked
+ * seen with the stamp of this search, so nothing is cleared per search. */
 static pl_status neighbours(pl_pctx *c, const int32_t *gpus, int32_t n, int whole_machine,
                             int32_t **out, int32_t *count)
 {
@@ -518,26 +523,26 @@ static pl_status neighbours(pl_pctx *c, const int32_t *gpus, int32_t n, int whol
     *out = NULL;
     if (!c->nocc)
         return PL_OK;
-    uint8_t *seen = pl_alloc((size_t)c->nocc, 1);
-    int32_t *list = pl_alloc((size_t)c->nocc, sizeof *list);
-    if (!seen || !list) {
-        free(seen);
-        free(list);
+    int64_t old = c->capseen;
+    pl_status st = pl_grow((void **)&c->occ_seen, &c->capseen, c->nocc, sizeof *c->occ_seen);
+    if (!st && c->capseen > old) /* stamps start at 1: 0 is never seen */
+        memset(c->occ_seen + old, 0, (size_t)(c->capseen - old) * sizeof *c->occ_seen);
+    int32_t *list = st ? NULL : pl_arena_get(&c->scratch, (size_t)c->nocc, sizeof *list);
+    if (!list)
         return PL_ENOMEM;
-    }
+    int64_t stamp = ++c->seen_stamp;
     for (int32_t i = 0; i < n; i++) {
         int32_t mi = c->gpu_mach[gpus[i]];
         const pl_pmachine *m = &c->mach[mi];
         int32_t s = m->gpu_socket[c->gpu_index[gpus[i]]];
         for (int32_t j = 0; j < m->ngpus; j++) {
             int32_t o = c->owner[m->gpus[j]];
-            if (o >= 0 && !seen[o] && (whole_machine || m->gpu_socket[j] == s)) {
-                seen[o] = 1;
+            if (o >= 0 && c->occ_seen[o] != stamp && (whole_machine || m->gpu_socket[j] == s)) {
+                c->occ_seen[o] = stamp;
                 list[(*count)++] = o;
             }
         }
     }
-    free(seen);
     *out = list;
     return PL_OK;
 }
@@ -548,11 +553,12 @@ pl_status pl_pctx_interference(pl_pctx *c, const pl_job *job, int32_t k, const i
 {
     int32_t *nb = NULL, nn = 0, *all = NULL, na = 0;
     double *ones = NULL, *slow = NULL;
+    pl_arena_mark mark = pl_arena_save(&c->scratch);
     pl_status st = neighbours(c, gpus, n, 0, &nb, &nn);
     if (!st)
         st = neighbours(c, gpus, n, 1, &all, &na);
-    if (!st && nn > 0 && (!(ones = pl_alloc((size_t)nn, sizeof *ones)) ||
-                          !(slow = pl_alloc((size_t)nn, sizeof *slow))))
+    if (!st && nn > 0 && (!(ones = pl_arena_get(&c->scratch, (size_t)nn, sizeof *ones)) ||
+                          !(slow = pl_arena_get(&c->scratch, (size_t)nn, sizeof *slow))))
         st = PL_ENOMEM;
     *max_slowdown = 1.0;
     for (int32_t i = 0; i < nn && !st; i++) {
@@ -573,10 +579,7 @@ pl_status pl_pctx_interference(pl_pctx *c, const pl_job *job, int32_t k, const i
         if (s > *worst)
             *worst = s;
     }
-    free(nb);
-    free(all);
-    free(ones);
-    free(slow);
+    pl_arena_release(&c->scratch, mark);
     return st;
 }
 
@@ -584,8 +587,11 @@ pl_status pl_pctx_fragmentation(pl_pctx *c, const int32_t *dom, int32_t n, const
                                 int32_t n_used, double *omega)
 {
     /* Sockets are (machine, socket index) pairs; n bounds their number. */
-    int64_t *fr = pl_alloc((size_t)n + 1, sizeof *fr), *tot = pl_alloc((size_t)n + 1, sizeof *tot);
-    int32_t *key_m = pl_alloc((size_t)n + 1, sizeof *key_m), *key_s = pl_alloc((size_t)n + 1, sizeof *key_s);
+    pl_arena *ar = &c->scratch;
+    pl_arena_mark mark = pl_arena_save(ar);
+    int64_t *fr = pl_arena_get(ar, (size_t)n + 1, sizeof *fr), *tot = pl_arena_get(ar, (size_t)n + 1, sizeof *tot);
+    int32_t *key_m = pl_arena_get(ar, (size_t)n + 1, sizeof *key_m);
+    int32_t *key_s = pl_arena_get(ar, (size_t)n + 1, sizeof *key_s);
     pl_status st = PL_OK;
     int32_t ns = 0;
     if (!fr || !tot || !key_m || !key_s)
@@ -610,31 +616,33 @@ pl_status pl_pctx_fragmentation(pl_pctx *c, const int32_t *dom, int32_t n, const
     }
     if (!st)
         st = pl_fragmentation(fr, tot, ns, omega);
-    free(fr);
-    free(tot);
-    free(key_m);
-    free(key_s);
+    pl_arena_release(ar, mark);
     return st;
 }
 
-/* Every GPU of the machines the candidate touches: the domain of Eq. 5. */
+/* Every GPU of the machines the candidate touches: the domain of Eq. 5
+ * (*out from the scratch stack). */
 static pl_status machines_gpus(pl_pctx *c, const int32_t *gpus, int32_t k, int32_t **out,
                                int32_t *n)
 {
     *n = 0;
-    *out = NULL;
-    int64_t cap = 0;
-    for (int32_t i = 0; i < k; i++) {
-        int32_t mi = c->gpu_mach[gpus[i]], seen = 0;
-        for (int32_t j = 0; j < i && !seen; j++)
-            seen = c->gpu_mach[gpus[j]] == mi;
-        if (seen)
-            continue;
-        pl_status st = pl_grow((void **)out, &cap, *n + c->mach[mi].ngpus, sizeof **out);
-        if (st)
-            return st;
-        memcpy(*out + *n, c->mach[mi].gpus, (size_t)c->mach[mi].ngpus * sizeof **out);
-        *n += c->mach[mi].ngpus;
+    int64_t total = 0;
+    for (int32_t pass = 0; pass < 2; pass++) {
+        if (pass && !(*out = pl_arena_get(&c->scratch, (size_t)total + 1, sizeof **out)))
+            return PL_ENOMEM;
+        for (int32_t i = 0; i < k; i++) {
+            int32_t mi = c->gpu_mach[gpus[i]], seen = 0;
+            for (int32_t j = 0; j < i && !seen; j++)
+                seen = c->gpu_mach[gpus[j]] == mi;
+            if (seen)
+                continue;
+            if (!pass) {
+                total += c->mach[mi].ngpus;
+                continue;
+            }
+            memcpy(*out + *n, c->mach[mi].gpus, (size_t)c->mach[mi].ngpus * sizeof **out);
+            *n += c->mach[mi].ngpus;
+        }
     }
     return PL_OK;
 }
@@ -643,7 +651,8 @@ static pl_status comm_terms(pl_pctx *c, const pl_job *job, const pl_cand *cand,
                             pl_utility_terms *terms)
 {
     int32_t k = cand->k;
-    int64_t *dist = pl_alloc((size_t)k * (size_t)k + 1, sizeof *dist);
+    pl_arena_mark mark = pl_arena_save(&c->scratch);
+    int64_t *dist = pl_arena_get(&c->scratch, (size_t)k * (size_t)k + 1, sizeof *dist);
     if (!dist)
         return PL_ENOMEM;
     pl_status st = PL_OK;
@@ -656,7 +665,7 @@ static pl_status comm_terms(pl_pctx *c, const pl_job *job, const pl_cand *cand,
         }
     if (!st)
         st = pl_comm_cost(dist, k, &terms->comm);
-    free(dist);
+    pl_arena_release(&c->scratch, mark);
     if (st)
         return st;
     terms->comm_min = 0;
@@ -690,14 +699,11 @@ pl_status pl_pctx_evaluate(pl_pctx *c, const pl_job *job, pl_cand *cand, int *ok
     if (!distinct_gpus(c, cand->gpus, k) ||
         pl_pctx_constraint_violation(c, job, cand->gpus, k, pl_job_single_node(job), why, sizeof why))
         return PL_OK;
-    pl_plan_item *items;
     int32_t n;
-    pl_status st = pl_plan_build(c->work, job, cand->gpus, k, &items, &n);
+    pl_status st = pl_plan_build_tasks(c->work, job, NULL, cand->gpus, k, &c->plan, &c->capplan, &n);
     if (st)
         return st;
-    int fits = pl_plan_fits(c->work, items, n, 0);
-    free(items);
-    if (!fits)
+    if (!pl_plan_fits(c->work, c->plan, n, 0))
         return PL_OK;
     cand->machine = c->gpu_mach[cand->gpus[0]];
     for (int32_t i = 1; i < k; i++)
@@ -715,10 +721,10 @@ pl_status pl_pctx_evaluate(pl_pctx *c, const pl_job *job, pl_cand *cand, int *ok
                                    &terms.interference_worst, &cand->slowdown)))
         return st;
     int32_t *dom, nd;
-    if ((st = machines_gpus(c, cand->gpus, k, &dom, &nd)))
-        return st;
-    st = pl_pctx_fragmentation(c, dom, nd, cand->gpus, k, &terms.fragmentation);
-    free(dom);
+    pl_arena_mark mark = pl_arena_save(&c->scratch);
+    if (!(st = machines_gpus(c, cand->gpus, k, &dom, &nd)))
+        st = pl_pctx_fragmentation(c, dom, nd, cand->gpus, k, &terms.fragmentation);
+    pl_arena_release(&c->scratch, mark);
     if (st)
         return st;
     terms.fragmentation_worst = 1.0;

@@ -23,6 +23,11 @@ typedef struct pl_plan_item {
  * merged per (vertex, resource). *items is freed by the caller. */
 PL_INTERNAL pl_status pl_plan_build(const pl_topology *t, const pl_job *job, const int32_t *gpus,
                                     int32_t k, pl_plan_item **items, int32_t *n);
+/* The same for tasks[i] (NULL: task i) of job on gpus[i], i < k, into a
+ * buffer the caller keeps (*items of *cap, grown with pl_grow). */
+PL_INTERNAL pl_status pl_plan_build_tasks(const pl_topology *t, const pl_job *job, const int32_t *tasks,
+                                          const int32_t *gpus, int32_t k, pl_plan_item **items,
+                                          int64_t *cap, int32_t *n);
 /* 1 if every item fits the free amounts (use_capacity: the capacities). */
 PL_INTERNAL int pl_plan_fits(const pl_topology *t, const pl_plan_item *items, int32_t n,
                              int use_capacity);
@@ -56,6 +61,26 @@ PL_INTERNAL pl_status pl_keyset_add(pl_keyset *ks, const int64_t *w, int64_t n, 
 /* Empty the set, keeping its memory. */
 PL_INTERNAL void pl_keyset_clear(pl_keyset *ks);
 PL_INTERNAL void pl_keyset_free(pl_keyset *ks);
+
+/* ---- scratch stack (arena.c) ----------------------------------------------- */
+
+typedef struct pl_arena_chunk pl_arena_chunk;
+/* Zero-filled = empty. */
+typedef struct pl_arena {
+    pl_arena_chunk *first, *cur;
+} pl_arena;
+typedef struct pl_arena_mark {
+    pl_arena_chunk *chunk;
+    size_t used;
+} pl_arena_mark;
+
+/* count x size zero-filled bytes, valid until released past; NULL (error
+ * set) out of memory. */
+PL_INTERNAL void *pl_arena_get(pl_arena *a, size_t count, size_t size);
+/* The current top, and giving back everything taken since (LIFO). */
+PL_INTERNAL pl_arena_mark pl_arena_save(const pl_arena *a);
+PL_INTERNAL void pl_arena_release(pl_arena *a, pl_arena_mark m);
+PL_INTERNAL void pl_arena_free(pl_arena *a);
 
 /* ---- context (candidates.c) ---------------------------------------------- */
 
@@ -122,6 +147,13 @@ typedef struct pl_pctx {
     int64_t capstamp, stamp;
     int64_t *kbuf;
     int64_t capkbuf;
+    /* Scratch: the stack of DRB and the evaluations, a resource plan, and
+     * per occupant the last neighbour search that saw it. */
+    pl_arena scratch;
+    pl_plan_item *plan;
+    int64_t capplan;
+    int64_t *occ_seen;
+    int64_t capseen, seen_stamp;
     /* The machines as hosts of the constraint model (constraint_check.c),
      * built on first use, and the text of the last rejection it gave. */
     int32_t *host_v;
