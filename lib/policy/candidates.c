@@ -6,36 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include "policy_impl.h"
+#include "../topology/internal.h"
 
 /* Exhaustive t_min / t_max up to this many GPUs per machine (2^16 subsets). */
 #define EXACT_T_GPUS 16
 
-static pl_status list_kind(const pl_topology *t, int32_t v, int kind, int32_t **out, int32_t *n)
-{
-    *out = NULL;
-    pl_status st = pl_topology_descendants(t, v, kind, NULL, 0, n);
-    if (st || *n == 0)
-        return st;
-    if (!(*out = pl_alloc((size_t)*n, sizeof **out)))
-        return PL_ENOMEM;
-    return pl_topology_descendants(t, v, kind, *out, *n, n);
-}
-
-static pl_status machine_init(pl_pctx *c, int32_t mi, int32_t vertex)
+/* Name, sockets and GPU indices of machine mi, whose gpus and arrays are set. */
+static pl_status machine_init(pl_pctx *c, int32_t mi)
 {
     pl_pmachine *m = &c->mach[mi];
     pl_vertex_info vi;
-    pl_status st = pl_topology_vertex(c->work, vertex, &vi);
+    pl_status st = pl_topology_vertex(c->work, m->vertex, &vi);
     if (st)
         return st;
-    m->vertex = vertex;
     m->name = vi.name;
-    if ((st = list_kind(c->work, vertex, PL_VK_GPU, &m->gpus, &m->ngpus)))
-        return st;
-    if (!(m->gpu_socket = pl_alloc((size_t)m->ngpus + 1, sizeof *m->gpu_socket)) ||
-        !(m->sockets = pl_alloc((size_t)m->ngpus + 1, sizeof *m->sockets)) ||
-        !(m->socket_total = pl_alloc((size_t)m->ngpus + 1, sizeof *m->socket_total)))
-        return PL_ENOMEM;
     for (int32_t i = 0; i < m->ngpus; i++) {
         int32_t g = m->gpus[i], pkg = -1, s;
         if (pl_topology_ancestor(c->work, g, PL_VK_PACKAGE, &pkg) != PL_OK)
@@ -54,12 +38,60 @@ static pl_status machine_init(pl_pctx *c, int32_t mi, int32_t vertex)
     return PL_OK;
 }
 
+/* The machines with GPUs (a machine without cannot hold a task), one walk
+ * of each subtree; the per-machine arrays of all of them are slices of two
+ * blocks (a call on a 1,000-machine cluster would otherwise allocate
+ * thousands of small arrays). */
+static pl_status build_machines(pl_pctx *c)
+{
+    int32_t nv = c->nvert, n = 0, g;
+    int32_t *machines = pl_alloc((size_t)nv + 1, sizeof *machines);
+    int32_t *scratch = pl_alloc((size_t)nv + 1, sizeof *scratch);
+    int64_t *off = NULL, cap = 0, total = 0;
+    pl_status st = !machines || !scratch ? PL_ENOMEM : PL_OK;
+    if (!st)
+        st = pl_topology_descendants(c->work, -1, PL_VK_MACHINE, machines, nv, &n);
+    if (!st && n > 0 && (!(c->mach = pl_alloc((size_t)n, sizeof *c->mach)) ||
+                         !(off = pl_alloc((size_t)n, sizeof *off))))
+        st = PL_ENOMEM;
+    for (int32_t i = 0; i < n && !st; i++) {
+        if ((st = pl_topology_descendants(c->work, machines[i], PL_VK_GPU, scratch, nv, &g)) || !g)
+            continue;
+        if ((st = pl_grow((void **)&c->mgpus, &cap, total + g, sizeof *c->mgpus)))
+            break;
+        memcpy(c->mgpus + total, scratch, (size_t)g * sizeof *scratch);
+        c->mach[c->nmach] = (pl_pmachine){.vertex = machines[i], .ngpus = g};
+        off[c->nmach++] = total;
+        total += g;
+    }
+    /* gpu_socket, sockets and socket_total: ngpus + 1 each. */
+    if (!st && !(c->mblock = pl_alloc(3 * ((size_t)total + (size_t)c->nmach) + 1, sizeof *c->mblock)))
+        st = PL_ENOMEM;
+    int32_t *p = c->mblock;
+    for (int32_t mi = 0; mi < c->nmach && !st; mi++) {
+        pl_pmachine *m = &c->mach[mi];
+        size_t len = (size_t)m->ngpus + 1;
+        m->gpus = c->mgpus + off[mi];
+        m->gpu_socket = p;
+        m->sockets = p + len;
+        m->socket_total = p + 2 * len;
+        p += 3 * len;
+        st = machine_init(c, mi);
+    }
+    free(machines);
+    free(scratch);
+    free(off);
+    return st;
+}
+
 static pl_status add_occupant(pl_pctx *c, const pl_job *job, const int32_t *gpus, int32_t k)
 {
     pl_status st = pl_grow((void **)&c->occ, &c->capocc, c->nocc + 1, sizeof *c->occ);
     if (st)
         return st;
-    c->occ[c->nocc] = (pl_occupant){job, k};
+    c->occ[c->nocc] = (pl_occupant){job, k, -1};
+    if ((st = pl_pctx_occupant_class(c, job, k, &c->occ[c->nocc].iclass)))
+        return st;
     for (int32_t i = 0; i < k && !st; i++) {
         c->owner[gpus[i]] = (int32_t)c->nocc;
         int32_t m = c->gpu_mach[gpus[i]];
@@ -81,8 +113,7 @@ pl_status pl_pctx_create(const pl_policy_request *req, pl_pctx **out)
         return PL_ENOMEM;
     c->req = req;
     c->rng = req->opts->seed;
-    c->ref_mach = -1;
-    pl_status st = pl_topology_copy(req->topo, &c->work);
+    pl_status st = pl_topo_clone(req->topo, &c->work);
     if (st)
         goto fail;
     c->nvert = pl_topology_vertex_count(c->work);
@@ -95,22 +126,12 @@ pl_status pl_pctx_create(const pl_policy_request *req, pl_pctx **out)
     }
     for (int32_t v = 0; v < c->nvert; v++)
         c->gpu_mach[v] = c->gpu_index[v] = c->owner[v] = -1;
-    int32_t *machines = NULL, n = 0;
-    if ((st = list_kind(c->work, -1, PL_VK_MACHINE, &machines, &n)))
-        goto fail;
-    if (n > 0 && !(c->mach = pl_alloc((size_t)n, sizeof *c->mach))) {
-        free(machines);
+    st = build_machines(c);
+    if (!st && (!(c->mstate = pl_alloc((size_t)c->nmach + 1, sizeof *c->mstate)) ||
+                !(c->mfree = pl_alloc((size_t)c->nmach + 1, sizeof *c->mfree))))
         st = PL_ENOMEM;
-        goto fail;
-    }
-    for (int32_t i = 0; i < n && !st; i++) {
-        int32_t gpus = 0;
-        /* A machine without GPUs cannot hold a task: leave it out. */
-        if ((st = pl_topology_descendants(c->work, machines[i], PL_VK_GPU, NULL, 0, &gpus)) || !gpus)
-            continue;
-        st = machine_init(c, c->nmach++, machines[i]);
-    }
-    free(machines);
+    for (int32_t i = 0; i < c->nmach && !st; i++)
+        c->mstate[i] = c->mfree[i] = -1;
     if (!st && (!(c->mocc = pl_alloc((size_t)c->nmach + 1, sizeof *c->mocc)) ||
                 !(c->nmocc = pl_alloc((size_t)c->nmach + 1, sizeof *c->nmocc)) ||
                 !(c->capmocc = pl_alloc((size_t)c->nmach + 1, sizeof *c->capmocc))))
@@ -140,14 +161,15 @@ void pl_pctx_free(pl_pctx *c)
         return;
     for (int32_t i = 0; i < c->nmach; i++) {
         pl_pmachine *m = &c->mach[i];
-        free(m->gpus);
-        free(m->gpu_socket);
-        free(m->sockets);
-        free(m->socket_total);
-        free(m->dist);
-        free(m->tmin);
-        free(m->tmax);
+        if (!m->shares_dist) {
+            free(m->dist);
+            free(m->tmin);
+            free(m->tmax);
+        }
+        free(m->sub);
     }
+    free(c->mgpus);
+    free(c->mblock);
     for (int32_t i = 0; c->mocc && i < c->nmach; i++)
         free(c->mocc[i]);
     free(c->mocc);
@@ -158,7 +180,18 @@ void pl_pctx_free(pl_pctx *c)
     free(c->gpu_index);
     free(c->owner);
     free(c->occ);
-    free(c->ref_sub);
+    pl_keyset_free(&c->shapes);
+    pl_keyset_free(&c->classes);
+    pl_keyset_free(&c->occ_classes);
+    pl_keyset_free(&c->states);
+    free(c->shape_dist);
+    free(c->mstate);
+    free(c->mfree);
+    free(c->occ_seen);
+    free(c->plan);
+    pl_arena_free(&c->scratch);
+    free(c->state_stamp);
+    free(c->kbuf);
     free(c->subpos);
     free(c->host_v);
     free(c->host_gpus);
@@ -240,121 +273,16 @@ static pl_status greedy_t(pl_pmachine *m)
     return PL_OK;
 }
 
-/* Most links of one vertex compared by the twin test (more: not a twin). */
-#define TWIN_MAX_DEGREE 64
-
-/* Mark sub's vertices with their positions; 1 if no link leaves the subtree
- * except at its root (then no shortest path between two of its vertices
- * leaves it: it would have to exit and re-enter through the root). */
-static int mark_self_contained(pl_pctx *c, const int32_t *sub, int32_t n)
+/* Machines of one shape (machine_class.c) have the same distances: no
+ * Dijkstra over a 1,000-machine cluster per machine; they share r's arrays
+ * (read-only once computed). */
+static void share_distances(pl_pmachine *m, const pl_pmachine *r)
 {
-    for (int32_t i = 0; i < n; i++)
-        c->subpos[sub[i]] = i;
-    int32_t links[TWIN_MAX_DEGREE], deg;
-    pl_link_info li;
-    for (int32_t i = 1; i < n; i++) {
-        if (pl_topology_links_of(c->work, sub[i], links, TWIN_MAX_DEGREE, &deg) != PL_OK)
-            return 0;
-        for (int32_t j = 0; j < deg; j++) {
-            if (pl_topology_link(c->work, links[j], &li) != PL_OK)
-                return 0;
-            int32_t other = li.a == sub[i] ? li.b : li.a;
-            if (c->subpos[other] < 0)
-                return 0;
-        }
-    }
-    return 1;
-}
-
-static void unmark(pl_pctx *c, const int32_t *sub, int32_t n)
-{
-    for (int32_t i = 0; i < n; i++)
-        c->subpos[sub[i]] = -1;
-}
-
-/* 1 if subtrees a and b (both marked) have the same kinds and the same links
- * (kind, weight, ends by position) in the same order, so the same GPU
- * distances. */
-static int same_shape(pl_pctx *c, const int32_t *a, const int32_t *b, int32_t n)
-{
-    int32_t la[TWIN_MAX_DEGREE], lb[TWIN_MAX_DEGREE], da, db;
-    pl_vertex_info va, vb;
-    pl_link_info ia, ib;
-    for (int32_t i = 0; i < n; i++) {
-        if (pl_topology_vertex(c->work, a[i], &va) || pl_topology_vertex(c->work, b[i], &vb) ||
-            va.kind != vb.kind)
-            return 0;
-        if (pl_topology_links_of(c->work, a[i], la, TWIN_MAX_DEGREE, &da) ||
-            pl_topology_links_of(c->work, b[i], lb, TWIN_MAX_DEGREE, &db) || da != db)
-            return 0;
-        for (int32_t j = 0; j < da; j++) {
-            if (pl_topology_link(c->work, la[j], &ia) || pl_topology_link(c->work, lb[j], &ib) ||
-                ia.kind != ib.kind || ia.weight != ib.weight)
-                return 0;
-            int32_t oa = ia.a == a[i] ? ia.b : ia.a, ob = ib.a == b[i] ? ib.b : ib.a;
-            /* Outside ends (the root's uplinks) do not matter. */
-            if (c->subpos[oa] != c->subpos[ob] || (c->subpos[oa] < 0 && i > 0))
-                return 0;
-        }
-    }
-    return 1;
-}
-
-/* Copy machine mi's distances and t_min / t_max from the reference machine
- * when mi is its twin (*done = 1); otherwise make mi the reference if it can
- * be one. A cluster of copies of one machine then runs Dijkstra over the
- * whole cluster once per call, not once per machine. */
-static pl_status twin_lookup(pl_pctx *c, int32_t mi, int *done)
-{
-    *done = 0;
-    pl_pmachine *m = &c->mach[mi];
-    if (!c->subpos) {
-        if (!(c->subpos = pl_alloc((size_t)c->nvert + 1, sizeof *c->subpos)))
-            return PL_ENOMEM;
-        for (int32_t v = 0; v < c->nvert; v++)
-            c->subpos[v] = -1;
-    }
-    int32_t *sub = NULL, n = 0;
-    pl_status st = list_kind(c->work, m->vertex, -1, &sub, &n);
-    if (st)
-        return st;
-    if (c->ref_mach >= 0 && n == c->ref_n && m->ngpus == c->mach[c->ref_mach].ngpus) {
-        const pl_pmachine *r = &c->mach[c->ref_mach];
-        size_t g = (size_t)m->ngpus;
-        for (int32_t i = 0; i < c->ref_n; i++)
-            c->subpos[c->ref_sub[i]] = i;
-        int twin = mark_self_contained(c, sub, n) && same_shape(c, c->ref_sub, sub, n);
-        unmark(c, sub, n);
-        unmark(c, c->ref_sub, c->ref_n);
-        if (twin) {
-            m->dist = pl_alloc(g * g, sizeof *m->dist);
-            m->tmin = pl_alloc(g + 1, sizeof *m->tmin);
-            m->tmax = pl_alloc(g + 1, sizeof *m->tmax);
-            if (!m->dist || !m->tmin || !m->tmax)
-                st = PL_ENOMEM;
-            else {
-                memcpy(m->dist, r->dist, g * g * sizeof *m->dist);
-                memcpy(m->tmin, r->tmin, (g + 1) * sizeof *m->tmin);
-                memcpy(m->tmax, r->tmax, (g + 1) * sizeof *m->tmax);
-                m->maxdist = r->maxdist;
-                *done = 1;
-            }
-        }
-        free(sub);
-        return st;
-    }
-    if (c->ref_mach < 0 && n > 0) {
-        int self = mark_self_contained(c, sub, n);
-        unmark(c, sub, n);
-        if (self) {
-            c->ref_mach = mi;   /* its distances are computed by the caller next */
-            c->ref_sub = sub;
-            c->ref_n = n;
-            return PL_OK;
-        }
-    }
-    free(sub);
-    return PL_OK;
+    m->dist = r->dist;
+    m->tmin = r->tmin;
+    m->tmax = r->tmax;
+    m->maxdist = r->maxdist;
+    m->shares_dist = 1;
 }
 
 pl_status pl_pctx_machine_ready(pl_pctx *c, int32_t mi)
@@ -362,11 +290,14 @@ pl_status pl_pctx_machine_ready(pl_pctx *c, int32_t mi)
     pl_pmachine *m = &c->mach[mi];
     if (m->dist)
         return PL_OK;
-    int twin = 0;
-    pl_status st = twin_lookup(c, mi, &twin);
-    if (st || twin)
+    pl_status st = pl_pctx_classes(c);
+    if (st)
         return st;
     size_t n = (size_t)m->ngpus;
+    if (m->shape >= 0 && c->shape_dist[m->shape] >= 0) {
+        share_distances(m, &c->mach[c->shape_dist[m->shape]]);
+        return PL_OK;
+    }
     int64_t *dist = pl_alloc(n * n, sizeof *dist);
     int64_t *tmin = pl_alloc(n + 1, sizeof *tmin), *tmax = pl_alloc(n + 1, sizeof *tmax);
     st = !dist || !tmin || !tmax ? PL_ENOMEM : PL_OK;
@@ -391,16 +322,21 @@ pl_status pl_pctx_machine_ready(pl_pctx *c, int32_t mi)
     }
     m->dist = dist;
     /* Copies of one template (a cluster) share their t_min / t_max. */
-    for (int32_t o = 0; o < c->nmach; o++) {
+    int shared = 0;
+    for (int32_t o = 0; o < c->nmach && !shared; o++) {
         pl_pmachine *p = &c->mach[o];
         if (o != mi && p->dist && p->ngpus == m->ngpus &&
             memcmp(p->dist, dist, n * n * sizeof *dist) == 0) {
             memcpy(m->tmin, p->tmin, (n + 1) * sizeof *m->tmin);
             memcpy(m->tmax, p->tmax, (n + 1) * sizeof *m->tmax);
-            return PL_OK;
+            shared = 1;
         }
     }
-    return m->ngpus <= EXACT_T_GPUS ? exact_t(m) : greedy_t(m);
+    if (!shared && (st = m->ngpus <= EXACT_T_GPUS ? exact_t(m) : greedy_t(m)))
+        return st;
+    if (m->shape >= 0)
+        c->shape_dist[m->shape] = mi;
+    return PL_OK;
 }
 
 pl_status pl_pctx_dist(pl_pctx *c, int32_t a, int32_t b, int64_t *d)
@@ -577,7 +513,9 @@ static pl_status slowdown_of(const pl_pctx *c, const pl_job *job, int32_t k, con
     return st;
 }
 
-/* Occupants holding a GPU on the sockets of gpus[0..n), without repeats. */
+/* Occupants holding a GPU on the sockets of gpus[0..n), without repeats, in
+ * order of discovery; *out from the scratch stack. An occupant is marked
+ * seen with the stamp of this search, so nothing is cleared per search. */
 static pl_status neighbours(pl_pctx *c, const int32_t *gpus, int32_t n, int whole_machine,
                             int32_t **out, int32_t *count)
 {
@@ -585,26 +523,26 @@ static pl_status neighbours(pl_pctx *c, const int32_t *gpus, int32_t n, int whol
     *out = NULL;
     if (!c->nocc)
         return PL_OK;
-    uint8_t *seen = pl_alloc((size_t)c->nocc, 1);
-    int32_t *list = pl_alloc((size_t)c->nocc, sizeof *list);
-    if (!seen || !list) {
-        free(seen);
-        free(list);
+    int64_t old = c->capseen;
+    pl_status st = pl_grow((void **)&c->occ_seen, &c->capseen, c->nocc, sizeof *c->occ_seen);
+    if (!st && c->capseen > old) /* stamps start at 1: 0 is never seen */
+        memset(c->occ_seen + old, 0, (size_t)(c->capseen - old) * sizeof *c->occ_seen);
+    int32_t *list = st ? NULL : pl_arena_get(&c->scratch, (size_t)c->nocc, sizeof *list);
+    if (!list)
         return PL_ENOMEM;
-    }
+    int64_t stamp = ++c->seen_stamp;
     for (int32_t i = 0; i < n; i++) {
         int32_t mi = c->gpu_mach[gpus[i]];
         const pl_pmachine *m = &c->mach[mi];
         int32_t s = m->gpu_socket[c->gpu_index[gpus[i]]];
         for (int32_t j = 0; j < m->ngpus; j++) {
             int32_t o = c->owner[m->gpus[j]];
-            if (o >= 0 && !seen[o] && (whole_machine || m->gpu_socket[j] == s)) {
-                seen[o] = 1;
+            if (o >= 0 && c->occ_seen[o] != stamp && (whole_machine || m->gpu_socket[j] == s)) {
+                c->occ_seen[o] = stamp;
                 list[(*count)++] = o;
             }
         }
     }
-    free(seen);
     *out = list;
     return PL_OK;
 }
@@ -615,11 +553,12 @@ pl_status pl_pctx_interference(pl_pctx *c, const pl_job *job, int32_t k, const i
 {
     int32_t *nb = NULL, nn = 0, *all = NULL, na = 0;
     double *ones = NULL, *slow = NULL;
+    pl_arena_mark mark = pl_arena_save(&c->scratch);
     pl_status st = neighbours(c, gpus, n, 0, &nb, &nn);
     if (!st)
         st = neighbours(c, gpus, n, 1, &all, &na);
-    if (!st && nn > 0 && (!(ones = pl_alloc((size_t)nn, sizeof *ones)) ||
-                          !(slow = pl_alloc((size_t)nn, sizeof *slow))))
+    if (!st && nn > 0 && (!(ones = pl_arena_get(&c->scratch, (size_t)nn, sizeof *ones)) ||
+                          !(slow = pl_arena_get(&c->scratch, (size_t)nn, sizeof *slow))))
         st = PL_ENOMEM;
     *max_slowdown = 1.0;
     for (int32_t i = 0; i < nn && !st; i++) {
@@ -640,10 +579,7 @@ pl_status pl_pctx_interference(pl_pctx *c, const pl_job *job, int32_t k, const i
         if (s > *worst)
             *worst = s;
     }
-    free(nb);
-    free(all);
-    free(ones);
-    free(slow);
+    pl_arena_release(&c->scratch, mark);
     return st;
 }
 
@@ -651,8 +587,11 @@ pl_status pl_pctx_fragmentation(pl_pctx *c, const int32_t *dom, int32_t n, const
                                 int32_t n_used, double *omega)
 {
     /* Sockets are (machine, socket index) pairs; n bounds their number. */
-    int64_t *fr = pl_alloc((size_t)n + 1, sizeof *fr), *tot = pl_alloc((size_t)n + 1, sizeof *tot);
-    int32_t *key_m = pl_alloc((size_t)n + 1, sizeof *key_m), *key_s = pl_alloc((size_t)n + 1, sizeof *key_s);
+    pl_arena *ar = &c->scratch;
+    pl_arena_mark mark = pl_arena_save(ar);
+    int64_t *fr = pl_arena_get(ar, (size_t)n + 1, sizeof *fr), *tot = pl_arena_get(ar, (size_t)n + 1, sizeof *tot);
+    int32_t *key_m = pl_arena_get(ar, (size_t)n + 1, sizeof *key_m);
+    int32_t *key_s = pl_arena_get(ar, (size_t)n + 1, sizeof *key_s);
     pl_status st = PL_OK;
     int32_t ns = 0;
     if (!fr || !tot || !key_m || !key_s)
@@ -677,31 +616,33 @@ pl_status pl_pctx_fragmentation(pl_pctx *c, const int32_t *dom, int32_t n, const
     }
     if (!st)
         st = pl_fragmentation(fr, tot, ns, omega);
-    free(fr);
-    free(tot);
-    free(key_m);
-    free(key_s);
+    pl_arena_release(ar, mark);
     return st;
 }
 
-/* Every GPU of the machines the candidate touches: the domain of Eq. 5. */
+/* Every GPU of the machines the candidate touches: the domain of Eq. 5
+ * (*out from the scratch stack). */
 static pl_status machines_gpus(pl_pctx *c, const int32_t *gpus, int32_t k, int32_t **out,
                                int32_t *n)
 {
     *n = 0;
-    *out = NULL;
-    int64_t cap = 0;
-    for (int32_t i = 0; i < k; i++) {
-        int32_t mi = c->gpu_mach[gpus[i]], seen = 0;
-        for (int32_t j = 0; j < i && !seen; j++)
-            seen = c->gpu_mach[gpus[j]] == mi;
-        if (seen)
-            continue;
-        pl_status st = pl_grow((void **)out, &cap, *n + c->mach[mi].ngpus, sizeof **out);
-        if (st)
-            return st;
-        memcpy(*out + *n, c->mach[mi].gpus, (size_t)c->mach[mi].ngpus * sizeof **out);
-        *n += c->mach[mi].ngpus;
+    int64_t total = 0;
+    for (int32_t pass = 0; pass < 2; pass++) {
+        if (pass && !(*out = pl_arena_get(&c->scratch, (size_t)total + 1, sizeof **out)))
+            return PL_ENOMEM;
+        for (int32_t i = 0; i < k; i++) {
+            int32_t mi = c->gpu_mach[gpus[i]], seen = 0;
+            for (int32_t j = 0; j < i && !seen; j++)
+                seen = c->gpu_mach[gpus[j]] == mi;
+            if (seen)
+                continue;
+            if (!pass) {
+                total += c->mach[mi].ngpus;
+                continue;
+            }
+            memcpy(*out + *n, c->mach[mi].gpus, (size_t)c->mach[mi].ngpus * sizeof **out);
+            *n += c->mach[mi].ngpus;
+        }
     }
     return PL_OK;
 }
@@ -710,7 +651,8 @@ static pl_status comm_terms(pl_pctx *c, const pl_job *job, const pl_cand *cand,
                             pl_utility_terms *terms)
 {
     int32_t k = cand->k;
-    int64_t *dist = pl_alloc((size_t)k * (size_t)k + 1, sizeof *dist);
+    pl_arena_mark mark = pl_arena_save(&c->scratch);
+    int64_t *dist = pl_arena_get(&c->scratch, (size_t)k * (size_t)k + 1, sizeof *dist);
     if (!dist)
         return PL_ENOMEM;
     pl_status st = PL_OK;
@@ -723,7 +665,7 @@ static pl_status comm_terms(pl_pctx *c, const pl_job *job, const pl_cand *cand,
         }
     if (!st)
         st = pl_comm_cost(dist, k, &terms->comm);
-    free(dist);
+    pl_arena_release(&c->scratch, mark);
     if (st)
         return st;
     terms->comm_min = 0;
@@ -757,14 +699,11 @@ pl_status pl_pctx_evaluate(pl_pctx *c, const pl_job *job, pl_cand *cand, int *ok
     if (!distinct_gpus(c, cand->gpus, k) ||
         pl_pctx_constraint_violation(c, job, cand->gpus, k, pl_job_single_node(job), why, sizeof why))
         return PL_OK;
-    pl_plan_item *items;
     int32_t n;
-    pl_status st = pl_plan_build(c->work, job, cand->gpus, k, &items, &n);
+    pl_status st = pl_plan_build_tasks(c->work, job, NULL, cand->gpus, k, &c->plan, &c->capplan, &n);
     if (st)
         return st;
-    int fits = pl_plan_fits(c->work, items, n, 0);
-    free(items);
-    if (!fits)
+    if (!pl_plan_fits(c->work, c->plan, n, 0))
         return PL_OK;
     cand->machine = c->gpu_mach[cand->gpus[0]];
     for (int32_t i = 1; i < k; i++)
@@ -782,10 +721,10 @@ pl_status pl_pctx_evaluate(pl_pctx *c, const pl_job *job, pl_cand *cand, int *ok
                                    &terms.interference_worst, &cand->slowdown)))
         return st;
     int32_t *dom, nd;
-    if ((st = machines_gpus(c, cand->gpus, k, &dom, &nd)))
-        return st;
-    st = pl_pctx_fragmentation(c, dom, nd, cand->gpus, k, &terms.fragmentation);
-    free(dom);
+    pl_arena_mark mark = pl_arena_save(&c->scratch);
+    if (!(st = machines_gpus(c, cand->gpus, k, &dom, &nd)))
+        st = pl_pctx_fragmentation(c, dom, nd, cand->gpus, k, &terms.fragmentation);
+    pl_arena_release(&c->scratch, mark);
     if (st)
         return st;
     terms.fragmentation_worst = 1.0;
@@ -804,6 +743,8 @@ pl_status pl_pctx_commit(pl_pctx *c, const pl_job *job, const pl_cand *cand)
     if (st)
         return st;
     st = pl_plan_alloc(c->work, items, n);
+    for (int32_t i = 0; i < n; i++)
+        pl_pctx_state_changed(c, items[i].v);
     free(items);
     if (!st)
         st = add_occupant(c, job, cand->gpus, cand->k);

@@ -148,36 +148,45 @@ static int32_t first_numa(const pl_topology *t, int32_t pkg)
     return (st == PL_OK || st == PL_ELIMIT) && count > 0 ? numa : -1;
 }
 
-pl_status pl_plan_build(const pl_topology *t, const pl_job *job, const int32_t *gpus, int32_t k,
-                        pl_plan_item **items, int32_t *n)
+pl_status pl_plan_build_tasks(const pl_topology *t, const pl_job *job, const int32_t *tasks,
+                              const int32_t *gpus, int32_t k, pl_plan_item **items, int64_t *cap,
+                              int32_t *n)
 {
-    *items = NULL;
     *n = 0;
-    int64_t cap = 0;
     pl_status st = PL_OK;
     for (int32_t i = 0; i < k && !st; i++) {
         pl_task_demand dem;
-        if ((st = pl_job_task(job, i, &dem)))
+        if ((st = pl_job_task(job, tasks ? tasks[i] : i, &dem)))
             break;
         int32_t g = gpus[i], pkg = -1;
         if (pl_topology_ancestor(t, g, PL_VK_PACKAGE, &pkg) != PL_OK)
             pkg = -1;
         /* The GPU itself is always checked: a task takes the whole device. */
-        st = plan_add(items, n, &cap, g, PL_RES_UNITS, 1);
+        st = plan_add(items, n, cap, g, PL_RES_UNITS, 1);
         if (!st && models(t, g, PL_RES_GPU_MEMORY))
-            st = plan_add(items, n, &cap, g, PL_RES_GPU_MEMORY, dem.gpu_memory);
+            st = plan_add(items, n, cap, g, PL_RES_GPU_MEMORY, dem.gpu_memory);
         if (!st && models(t, pkg, PL_RES_CORES))
-            st = plan_add(items, n, &cap, pkg, PL_RES_CORES, dem.cores);
+            st = plan_add(items, n, cap, pkg, PL_RES_CORES, dem.cores);
         if (!st && models(t, pkg, PL_RES_BANDWIDTH))
-            st = plan_add(items, n, &cap, pkg, PL_RES_BANDWIDTH, dem.bandwidth);
+            st = plan_add(items, n, cap, pkg, PL_RES_BANDWIDTH, dem.bandwidth);
         int32_t numa = first_numa(t, pkg);
         if (!st && models(t, numa, PL_RES_MEMORY))
-            st = plan_add(items, n, &cap, numa, PL_RES_MEMORY, dem.memory);
+            st = plan_add(items, n, cap, numa, PL_RES_MEMORY, dem.memory);
     }
+    if (st)
+        *n = 0;
+    return st;
+}
+
+pl_status pl_plan_build(const pl_topology *t, const pl_job *job, const int32_t *gpus, int32_t k,
+                        pl_plan_item **items, int32_t *n)
+{
+    *items = NULL;
+    int64_t cap = 0;
+    pl_status st = pl_plan_build_tasks(t, job, NULL, gpus, k, items, &cap, n);
     if (st) {
         free(*items);
         *items = NULL;
-        *n = 0;
     }
     return st;
 }

@@ -132,10 +132,11 @@ pl_status pl_drb_refine(pl_pctx *c, const int32_t *P, int32_t n, uint8_t *side,
     if (n < 3 || n > FM_MAX_GPUS)
         return PL_OK;
     size_t nn = (size_t)n * (size_t)n;
-    int64_t *d = pl_alloc(nn, sizeof *d), *w = pl_alloc(nn, sizeof *w);
-    int64_t *gain = pl_alloc((size_t)n, sizeof *gain);
-    uint8_t *locked = pl_alloc((size_t)n, 1);
-    int32_t *moves = pl_alloc((size_t)n, sizeof *moves);
+    pl_arena_mark mark = pl_arena_save(&c->scratch);
+    int64_t *d = pl_arena_get(&c->scratch, nn, sizeof *d), *w = pl_arena_get(&c->scratch, nn, sizeof *w);
+    int64_t *gain = pl_arena_get(&c->scratch, (size_t)n, sizeof *gain);
+    uint8_t *locked = pl_arena_get(&c->scratch, (size_t)n, 1);
+    int32_t *moves = pl_arena_get(&c->scratch, (size_t)n, sizeof *moves);
     pl_status st = PL_OK;
     if (!d || !w || !gain || !locked || !moves)
         st = PL_ENOMEM;
@@ -158,11 +159,7 @@ pl_status pl_drb_refine(pl_pctx *c, const int32_t *P, int32_t n, uint8_t *side,
                 break;
         *cut_after = cut;
     }
-    free(d);
-    free(w);
-    free(gain);
-    free(locked);
-    free(moves);
+    pl_arena_release(&c->scratch, mark);
     return st;
 }
 
@@ -218,32 +215,16 @@ static int placement_ok(const drb *d, int32_t t, const side_state *s)
 }
 
 /* The tasks of the side plus t, on the side's first GPUs, fit the free resources. */
-static pl_status resources_ok(const drb *d, int32_t t, const side_state *s, int *ok)
+static pl_status resources_ok(const drb *d, int32_t t, side_state *s, int *ok)
 {
-    pl_job *sub = NULL;
-    /* The plan of a sub-set of tasks: build it task by task on a mapping
-     * where the other tasks are absent, by planning a copy of the job's
-     * first count+1 task demands in the side's order. */
-    int32_t n = s->count + 1;
-    int32_t *gp = pl_alloc((size_t)d->k, sizeof *gp);
-    if (!gp)
-        return PL_ENOMEM;
-    pl_status st = pl_job_create("drb-side", &sub);
-    for (int32_t i = 0; i < n && !st; i++) {
-        pl_task_demand dem;
-        int32_t task = i < s->count ? s->tasks[i] : t;
-        if (!(st = pl_job_task(d->job, task, &dem)))
-            st = pl_job_add_task(sub, &dem, NULL);
-        gp[i] = s->P[i];
-    }
-    pl_plan_item *items = NULL;
+    /* t goes after the side's tasks for the plan only (tasks[] has room
+     * for every task of the split, so for this one too). */
+    s->tasks[s->count] = t;
     int32_t ni = 0;
-    if (!st)
-        st = pl_plan_build(d->c->work, sub, gp, n, &items, &ni);
-    *ok = !st && pl_plan_fits(d->c->work, items, ni, 0);
-    free(items);
-    free(gp);
-    pl_job_free(sub);
+    pl_pctx *c = d->c;
+    pl_status st = pl_plan_build_tasks(c->work, d->job, s->tasks, s->P, s->count + 1, &c->plan,
+                                       &c->capplan, &ni);
+    *ok = !st && pl_plan_fits(c->work, c->plan, ni, 0);
     return st;
 }
 
@@ -345,8 +326,10 @@ static pl_status drb_rec(drb *d, const int32_t *A, int32_t na, const int32_t *P,
         d->dom[A[0]] = P[0];
         return PL_OK;
     }
-    uint8_t *side = pl_alloc((size_t)np, 1);
-    int32_t *buf = pl_alloc((size_t)np * 2 + (size_t)na * 2, sizeof *buf);
+    pl_arena *ar = &d->c->scratch;
+    pl_arena_mark mark = pl_arena_save(ar);
+    uint8_t *side = pl_arena_get(ar, (size_t)np, 1);
+    int32_t *buf = pl_arena_get(ar, (size_t)np * 2 + (size_t)na * 2, sizeof *buf);
     pl_status st = !side || !buf ? PL_ENOMEM : PL_OK;
     int64_t before, after;
     if (!st)
@@ -375,8 +358,7 @@ static pl_status drb_rec(drb *d, const int32_t *A, int32_t na, const int32_t *P,
         st = drb_rec(d, s[0].tasks, s[0].count, s[0].P, s[0].n, ok);
     if (!st && *ok)
         st = drb_rec(d, s[1].tasks, s[1].count, s[1].P, s[1].n, ok);
-    free(side);
-    free(buf);
+    pl_arena_release(ar, mark);
     return st;
 }
 
@@ -455,9 +437,10 @@ pl_status pl_drb_map(pl_pctx *c, const pl_job *job, int32_t k, const int32_t *P,
     d.gpus = gpus;
     d.uo = c->req->opts->utility;
     d.uo.form = PL_UTILITY_PAPER;
-    int32_t *A = pl_alloc((size_t)k, sizeof *A);
-    d.traffic = pl_alloc((size_t)k * (size_t)k, sizeof *d.traffic);
-    d.dom = pl_alloc((size_t)k, sizeof *d.dom);
+    pl_arena_mark mark = pl_arena_save(&c->scratch);
+    int32_t *A = pl_arena_get(&c->scratch, (size_t)k, sizeof *A);
+    d.traffic = pl_arena_get(&c->scratch, (size_t)k * (size_t)k, sizeof *d.traffic);
+    d.dom = pl_arena_get(&c->scratch, (size_t)k, sizeof *d.dom);
     pl_status st = !A || !d.traffic || !d.dom ? PL_ENOMEM : PL_OK;
     for (int32_t i = 0; i < pl_job_edge_count(job) && !st; i++) {
         pl_job_edge_info e;
@@ -475,8 +458,6 @@ pl_status pl_drb_map(pl_pctx *c, const pl_job *job, int32_t k, const int32_t *P,
         st = drb_rec(&d, A, k, P, n, ok);
     if (!st && *ok)
         st = swap_refine(&d);
-    free(A);
-    free(d.traffic);
-    free(d.dom);
+    pl_arena_release(&c->scratch, mark);
     return st;
 }

@@ -23,6 +23,11 @@ typedef struct pl_plan_item {
  * merged per (vertex, resource). *items is freed by the caller. */
 PL_INTERNAL pl_status pl_plan_build(const pl_topology *t, const pl_job *job, const int32_t *gpus,
                                     int32_t k, pl_plan_item **items, int32_t *n);
+/* The same for tasks[i] (NULL: task i) of job on gpus[i], i < k, into a
+ * buffer the caller keeps (*items of *cap, grown with pl_grow). */
+PL_INTERNAL pl_status pl_plan_build_tasks(const pl_topology *t, const pl_job *job, const int32_t *tasks,
+                                          const int32_t *gpus, int32_t k, pl_plan_item **items,
+                                          int64_t *cap, int32_t *n);
 /* 1 if every item fits the free amounts (use_capacity: the capacities). */
 PL_INTERNAL int pl_plan_fits(const pl_topology *t, const pl_plan_item *items, int32_t n,
                              int use_capacity);
@@ -31,6 +36,51 @@ PL_INTERNAL pl_status pl_plan_alloc(pl_topology *t, const pl_plan_item *items, i
 
 /* A decision set of n WAITING entries. */
 PL_INTERNAL pl_status pl_decision_create_internal(int32_t n, pl_decision **out);
+
+/* ---- sets of word sequences (keyset.c) ------------------------------------ */
+
+typedef struct pl_keyset_entry {
+    int64_t off, len;       /* words[off .. off + len) */
+    uint64_t hash;
+} pl_keyset_entry;
+
+/* Zero-filled = empty. Ids are 0, 1, 2, ... in insertion order. */
+typedef struct pl_keyset {
+    int64_t *words;
+    int64_t nwords, capwords;
+    pl_keyset_entry *e;
+    int32_t n;
+    int64_t cap;
+    int32_t *slot;          /* open addressing: entry index or -1 */
+    int64_t nslots;         /* a power of two, or 0 */
+    int32_t last;           /* id + 1 of the sequence last added or found, 0: none */
+} pl_keyset;
+
+/* *id = the id of the sequence w[0..n) (*added = 1: it was not there). */
+PL_INTERNAL pl_status pl_keyset_add(pl_keyset *ks, const int64_t *w, int64_t n, int32_t *id, int *added);
+/* Empty the set, keeping its memory. */
+PL_INTERNAL void pl_keyset_clear(pl_keyset *ks);
+PL_INTERNAL void pl_keyset_free(pl_keyset *ks);
+
+/* ---- scratch stack (arena.c) ----------------------------------------------- */
+
+typedef struct pl_arena_chunk pl_arena_chunk;
+/* Zero-filled = empty. */
+typedef struct pl_arena {
+    pl_arena_chunk *first, *cur;
+} pl_arena;
+typedef struct pl_arena_mark {
+    pl_arena_chunk *chunk;
+    size_t used;
+} pl_arena_mark;
+
+/* count x size zero-filled bytes, valid until released past; NULL (error
+ * set) out of memory. */
+PL_INTERNAL void *pl_arena_get(pl_arena *a, size_t count, size_t size);
+/* The current top, and giving back everything taken since (LIFO). */
+PL_INTERNAL pl_arena_mark pl_arena_save(const pl_arena *a);
+PL_INTERNAL void pl_arena_release(pl_arena *a, pl_arena_mark m);
+PL_INTERNAL void pl_arena_free(pl_arena *a);
 
 /* ---- context (candidates.c) ---------------------------------------------- */
 
@@ -46,11 +96,17 @@ typedef struct pl_pmachine {
     int64_t *dist;          /* ngpus x ngpus, computed on first use */
     int64_t maxdist;        /* largest GPU-pair distance */
     int64_t *tmin, *tmax;   /* per k: smallest / largest Eq. 3 t of k GPUs */
+    int shares_dist;        /* dist, tmin and tmax are another machine's */
+    int32_t shape;          /* machine shape (machine_class.c), -1: a shape of its own */
+    int32_t cls;            /* machine class: shape and capacities, -1: a class of its own */
+    int32_t *sub;           /* a classed machine's subtree in preorder */
+    int32_t nsub;
 } pl_pmachine;
 
 typedef struct pl_occupant {
     const pl_job *job;
     int32_t ngpus;
+    int32_t iclass;         /* equal for occupants of one workload type, size and GPU count */
 } pl_occupant;
 
 typedef struct pl_pctx {
@@ -61,6 +117,7 @@ typedef struct pl_pctx {
     int32_t nvert;
     int32_t nmach;
     pl_pmachine *mach;
+    int32_t *mgpus, *mblock; /* the machines' arrays (gpus; the others) */
     int32_t *gpu_mach;      /* per vertex: machine index of a GPU, else -1 */
     int32_t *gpu_index;     /* per vertex: index of a GPU in its machine */
     int32_t *owner;         /* per vertex: occupant holding the GPU, else -1 */
@@ -72,13 +129,31 @@ typedef struct pl_pctx {
     int32_t **mocc;
     int64_t *nmocc, *capmocc;
     uint64_t rng;           /* "random": splitmix64 state */
-    /* Twin machines (doc/policies.md): the first self-contained machine whose
-     * distances were computed, its subtree, and each vertex's position in
-     * the subtree being compared (-1 elsewhere). */
-    int32_t ref_mach;
-    int32_t *ref_sub;
-    int32_t ref_n;
+    /* Machine shapes and classes (machine_class.c): computed on first use;
+     * per shape a machine whose distances are computed (-1: none yet);
+     * scratch of one position per vertex (-1). */
+    int classes_done;
+    pl_keyset shapes, classes;
+    int32_t *shape_dist;
+    int64_t capshape;
     int32_t *subpos;
+    /* Occupants' workload classes; machine states: each machine's state and
+     * free GPU count (-1: not known since its last change), and per state
+     * the last job that saw it (stamp); a scratch key. */
+    pl_keyset occ_classes;
+    pl_keyset states;
+    int32_t *mstate, *mfree;
+    int64_t *state_stamp;
+    int64_t capstamp, stamp;
+    int64_t *kbuf;
+    int64_t capkbuf;
+    /* Scratch: the stack of DRB and the evaluations, a resource plan, and
+     * per occupant the last neighbour search that saw it. */
+    pl_arena scratch;
+    pl_plan_item *plan;
+    int64_t capplan;
+    int64_t *occ_seen;
+    int64_t capseen, seen_stamp;
     /* The machines as hosts of the constraint model (constraint_check.c),
      * built on first use, and the text of the last rejection it gave. */
     int32_t *host_v;
@@ -109,6 +184,33 @@ PL_INTERNAL int pl_pctx_gpu_free(const pl_pctx *c, int32_t g);
 PL_INTERNAL int32_t pl_pctx_free_gpus(const pl_pctx *c, int32_t m, int32_t *out);
 /* Free GPUs of socket s of machine m. */
 PL_INTERNAL int32_t pl_pctx_socket_free(const pl_pctx *c, int32_t m, int32_t s);
+
+/* ---- machine classes (machine_class.c) ------------------------------------ */
+
+/* Sort the machines by shape and class (once per context): machines of one
+ * shape have subtrees of the same containment tree, kinds, links and
+ * weights by preorder position, that no link leaves except at the root, and
+ * GPUs on packages at the same positions, so the same GPU distances;
+ * machines of one class also have the same capacities, so the same view for
+ * every computation of a candidate on them. */
+PL_INTERNAL pl_status pl_pctx_classes(pl_pctx *c);
+/* Workload class of an occupant (type, size, GPUs: all its interference
+ * depends on). */
+PL_INTERNAL pl_status pl_pctx_occupant_class(pl_pctx *c, const pl_job *job, int32_t ngpus, int32_t *id);
+/* Forget the machine states seen (a new job). */
+PL_INTERNAL void pl_pctx_states_reset(pl_pctx *c);
+/* *seen = 1 if a machine of m's class in the same state was recorded since
+ * the last reset: the same allocated amounts on every vertex, the same
+ * occupants by workload class on the same GPUs; otherwise record m's
+ * state. A classless machine is never seen. A machine's state is kept
+ * until pl_pctx_commit changes it: valid while the work topology and the
+ * occupants change only through pl_pctx_commit. */
+PL_INTERNAL pl_status pl_pctx_state_seen(pl_pctx *c, int32_t m, int *seen);
+/* The free GPUs of machine m (pl_pctx_free_gpus), kept as the states are. */
+PL_INTERNAL int32_t pl_pctx_free_count(pl_pctx *c, int32_t m);
+/* Forget the states and free counts of the machines holding vertex v
+ * (pl_pctx_commit). */
+PL_INTERNAL void pl_pctx_state_changed(pl_pctx *c, int32_t v);
 
 /* *why = why a job can never be placed on this topology (REJECTED: no
  * tasks, too big, a constraint conflict naming the constraints; valid until

@@ -36,11 +36,24 @@ static pl_status choose(pl_pctx *c, const pl_job *job, int32_t k, pl_cand *cand,
     tmp.gpus = pl_alloc((size_t)k, sizeof *tmp.gpus);
     pl_status st = !P || !tmp.gpus ? PL_ENOMEM : PL_OK;
     int found = 0;
+    /* A machine in the same state as an earlier one of its class (same
+     * free GPUs, allocations and neighbours' workloads) gives the same
+     * candidate with the same utility (machine_class.c), which cannot beat
+     * the best so far: the best only rises, by pl_cand_better, from a value
+     * the earlier machine did not beat, and ties go to the first machine.
+     * So it is skipped. A job with placement constraints reads the
+     * machines' attributes and names and other jobs' labels: not skipped. */
+    int skip_same = !pl_job_has_constraints(job);
+    pl_pctx_states_reset(c);
     for (int32_t m = 0; m < c->nmach && !st; m++) {
-        if (!pl_pctx_machine_admits(c, job, m, k))
+        /* The free count first: in a long queue most jobs fit nowhere. */
+        if (pl_pctx_free_count(c, m) < k || !pl_pctx_machine_admits(c, job, m, k))
             continue;
         int32_t n = pl_pctx_free_gpus(c, m, P);
-        if (n >= k)
+        int seen = 0;
+        if (n >= k && skip_same)
+            st = pl_pctx_state_seen(c, m, &seen);
+        if (n >= k && !st && !seen)
             st = try_domain(c, job, k, P, n, &tmp, cand, &found);
     }
     if (!st && !found && !pl_job_single_node(job)) {
