@@ -1,19 +1,23 @@
-/* The driver of "constraint-energy" and "constraint-balance" (Kim's thesis
- * ch. 4 behind the policy interface, doc/policies.md): the queue becomes a
- * stream of creations for lib/constraints' algorithms, one unit per task
- * (its GPU), one node per machine with GPUs holding as many units as it has
- * GPUs, and one pinned unit per machine for the GPUs already taken (so a
- * machine running jobs counts as active, and anti-affinity with what runs
- * there is a unit-to-unit MustNot). Classes earlier in the call may be moved
- * by rearrangement and spot migration: nothing of the call is applied yet.
- * A job some of whose tasks find no machine waits, and the algorithm runs
- * again without it, until every remaining job is placed whole. Then each
- * task takes a free GPU of its machine, the first (in preorder) on which the
- * resources of the job's tasks so far still fit. */
+/* "constraint-energy" and "constraint-balance" (Kim's thesis ch. 4 behind
+ * the policy interface, doc/policies.md, doc/constraints.md), one driver for
+ * both: energy saving (fewest active machines; machines already running jobs
+ * are active) by activeness-aware first fit with rearrangement, load
+ * balancing (even GPU utilisation) by worst fit with spot migration.
+ * The queue becomes a stream of creations for lib/constraints' algorithms,
+ * one unit per task (its GPU), one node per machine with GPUs holding as
+ * many units as it has GPUs, and one pinned unit per machine for the GPUs
+ * already taken (so a machine running jobs counts as active, and
+ * anti-affinity with what runs there is a unit-to-unit MustNot). Classes
+ * earlier in the call may be moved by rearrangement and spot migration:
+ * nothing of the call is applied yet. A job some of whose tasks find no
+ * machine waits, and the algorithm runs again without it, until every
+ * remaining job is placed whole. Then each task takes a free GPU of its
+ * machine, the first (in preorder) on which the resources of the job's tasks
+ * so far still fit. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "policy_impl.h"
+#include "kim.h"
 #include "../jobgraph/job_model.h"
 
 typedef struct cdriver {
@@ -26,16 +30,6 @@ typedef struct cdriver {
     uint8_t *active;          /* [nqueue] still in the model */
     int32_t *assign;          /* [units] host of each unit */
 } cdriver;
-
-static pl_status set_kind(pl_decision *out, int32_t i, pl_decision_kind kind, const char *reason)
-{
-    pl_decision_info info = {0};
-    info.kind = kind;
-    info.machine = -1;
-    info.slowdown = 1.0;
-    info.reason = reason;
-    return pl_decision_set(out, i, &info);
-}
 
 static pl_status hosts_init(cdriver *d)
 {
@@ -60,7 +54,7 @@ static pl_status reject_impossible(cdriver *d)
         int32_t k;
         const char *why;
         if (!(st = pl_pctx_job_check(d->c, d->req->queue[i], &k, 0, &why)) && why)
-            st = set_kind(d->out, i, PL_DECISION_REJECTED, why);
+            st = pl_kim_set_kind(d->out, i, PL_DECISION_REJECTED, why);
         d->active[i] = !st && !why;
     }
     return st;
@@ -102,7 +96,7 @@ static pl_status drop_conflicts(cdriver *d, const pl_jmodel *m, const int32_t *q
             pl_jmodel_describe(m, &cf, why, sizeof why);
             d->active[qi[j]] = 0;
             *dropped = 1;
-            st = set_kind(d->out, qi[j], PL_DECISION_WAITING, why);
+            st = pl_kim_set_kind(d->out, qi[j], PL_DECISION_WAITING, why);
         }
     }
     return st;
@@ -148,7 +142,7 @@ static pl_status solve(cdriver *d, pl_jmodel **out, int32_t *qi)
                              "(after rearranging this call's placements)", d->algorithm);
                     d->active[qi[j]] = 0;
                     again = 1;
-                    st = set_kind(d->out, qi[j], PL_DECISION_WAITING, why);
+                    st = pl_kim_set_kind(d->out, qi[j], PL_DECISION_WAITING, why);
                     break;
                 }
         if (st || again)
@@ -196,7 +190,7 @@ static pl_status realise(cdriver *d, const pl_jmodel *m, const int32_t *qi, int3
     if (d->req->opts->max_placed > 0 && *placed >= d->req->opts->max_placed) {
         snprintf(why, sizeof why, "max_placed (%d) jobs already placed in this call",
                  (int)d->req->opts->max_placed);
-        return set_kind(d->out, i, PL_DECISION_WAITING, why);
+        return pl_kim_set_kind(d->out, i, PL_DECISION_WAITING, why);
     }
     pl_cand cand = {.k = k};
     if (!(cand.gpus = pl_alloc((size_t)k, sizeof *cand.gpus)))
@@ -210,7 +204,7 @@ static pl_status realise(cdriver *d, const pl_jmodel *m, const int32_t *qi, int3
     if (!st && !ok) {
         snprintf(why, sizeof why, "%s: the machines chosen for its tasks lack the cores, memory or "
                  "bandwidth they need on free GPUs", d->algorithm);
-        st = set_kind(d->out, i, PL_DECISION_WAITING, why);
+        st = pl_kim_set_kind(d->out, i, PL_DECISION_WAITING, why);
     } else if (!st) {
         pl_decision_info info = {.kind = PL_DECISION_PLACED, .ngpus = k, .gpus = cand.gpus,
                                  .machine = cand.machine >= 0 ? c->mach[cand.machine].vertex : -1,
@@ -250,3 +244,26 @@ pl_status pl_constraint_policy_run(const pl_policy_request *req, pl_decision *ou
     free(qi);
     return st;
 }
+
+/* The policies differ only in the algorithm lib/constraints runs. */
+static pl_status place_energy(const pl_policy_request *req, pl_decision *out)
+{
+    return pl_constraint_policy_run(req, out, "constraint-energy");
+}
+
+static pl_status place_balance(const pl_policy_request *req, pl_decision *out)
+{
+    return pl_constraint_policy_run(req, out, "constraint-balance");
+}
+
+const pl_policy_ops pl_policy_constraint_energy = {
+    "constraint-energy",
+    "Kim ch. 4 energy saving: fewest active machines (activeness-aware first fit, rearrangement)",
+    place_energy,
+};
+
+const pl_policy_ops pl_policy_constraint_balance = {
+    "constraint-balance",
+    "Kim ch. 4 load balancing: even GPU utilisation (worst fit, spot migration)",
+    place_balance,
+};

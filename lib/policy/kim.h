@@ -1,5 +1,6 @@
 /* Internals shared by the seed-003 policies (Kim thesis): sa-placement,
- * two-level and gpu-qos (not installed). */
+ * two-level and gpu-qos, and (decisions only) constraint-energy and
+ * constraint-balance (not installed). */
 #ifndef PL_POLICY_KIM_H
 #define PL_POLICY_KIM_H
 

@@ -1,6 +1,7 @@
 /* Helpers of the seed-003 policy suites (sa-placement, two-level, gpu-qos):
- * clusters of platform groups built from JSON, and checks every placement of
- * these policies must pass. */
+ * clusters of platform groups built from JSON, profile sets from tables,
+ * checks every placement of these policies must pass, one-call placement
+ * with those checks, and option errors. */
 #ifndef PL_KIM_FIXTURE_H
 #define PL_KIM_FIXTURE_H
 
@@ -70,6 +71,13 @@ static inline const char *kim_name(const pl_topology *t, int32_t v)
     return vi.name;
 }
 
+/* Decision i into *info; whether it is PLACED. */
+static inline int kim_placed(const pl_decision *d, int32_t i, pl_decision_info *info)
+{
+    assert_pl_ok(pl_decision_get(d, i, info));
+    return info->kind == PL_DECISION_PLACED;
+}
+
 /* What every placement of these policies must satisfy: one GPU per task,
  * distinct GPUs, all on one machine that the job's node filter admits, no
  * two anti-collocated tasks there; and the decisions apply to the topology
@@ -80,8 +88,7 @@ static inline int kim_check_decisions(const pl_topology *t, const running_set *r
     int placed = 0;
     for (int32_t i = 0; i < n; i++) {
         pl_decision_info info;
-        assert_pl_ok(pl_decision_get(d, i, &info));
-        if (info.kind != PL_DECISION_PLACED)
+        if (!kim_placed(d, i, &info))
             continue;
         placed++;
         assert_int_equal(info.ngpus, pl_job_task_count(q[i]));
@@ -115,6 +122,70 @@ static inline void kim_free_jobs(pl_job **q, int32_t n)
 {
     for (int32_t i = 0; i < n; i++)
         pl_job_free(q[i]);
+}
+
+/* Profiles of size "1": solo times, and times next to another job. */
+typedef struct kim_solo {
+    const char *type;
+    int32_t gpus;
+    pl_spread spread;
+    double seconds;
+} kim_solo;
+
+typedef struct kim_coloc {
+    const char *type;
+    int32_t gpus;
+    const char *other;
+    int32_t other_gpus;
+    double seconds;
+} kim_coloc;
+
+static inline pl_profile_set *kim_profiles(const kim_solo *solo, size_t nsolo, const kim_coloc *co, size_t nco)
+{
+    pl_profile_set *ps;
+    assert_pl_ok(pl_profile_set_create(&ps));
+    for (size_t i = 0; i < nsolo; i++)
+        assert_pl_ok(pl_profile_set_add_solo(ps, solo[i].type, "1", solo[i].gpus, solo[i].spread, solo[i].seconds));
+    for (size_t i = 0; i < nco; i++)
+        assert_pl_ok(pl_profile_set_add_colocated(ps, co[i].type, "1", co[i].gpus, co[i].other, "1", co[i].other_gpus,
+                                                  co[i].seconds));
+    return ps;
+}
+#define KIM_PROFILES(solo, co) kim_profiles(solo, sizeof solo / sizeof *solo, co, sizeof co / sizeof *co)
+
+/* Options of policy with profiles ps and its own options ext (both may be NULL). */
+static inline pl_policy_opts kim_opts(const char *policy, const pl_profile_set *ps, const void *ext)
+{
+    pl_policy_opts o;
+    pl_policy_opts_init(&o);
+    o.policy = policy;
+    o.profiles = ps;
+    o.policy_opts = ext;
+    return o;
+}
+
+/* One call of the policy, a decision per job, every placement checked. */
+static inline pl_decision *kim_place(const pl_policy_opts *o, const pl_topology *t, const running_set *rs,
+                                     pl_job *const *q, int32_t n)
+{
+    pl_decision *d = NULL;
+    assert_pl_ok(pl_policy_place(o, t, rs ? rs->r : NULL, rs ? rs->n : 0, q, n, &d));
+    assert_int_equal(pl_decision_count(d), n);
+    kim_check_decisions(t, rs, q, n, d, o);
+    return d;
+}
+
+/* The policy refuses its options ext for job q[0]: PL_EINVAL, no decisions,
+ * a message that mentions msg. */
+static inline void kim_expect_einval(const char *policy, const pl_topology *t, pl_job *const *q, const void *ext,
+                                     const char *msg)
+{
+    pl_policy_opts o = kim_opts(policy, NULL, ext);
+    pl_decision *d = (pl_decision *)&o;
+    assert_pl_status(pl_policy_place(&o, t, NULL, 0, q, 1, &d), PL_EINVAL);
+    assert_null(d);
+    if (!strstr(pl_last_error(), msg))
+        fail_msg("message \"%s\" does not mention \"%s\"", pl_last_error(), msg);
 }
 
 #endif

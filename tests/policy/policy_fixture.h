@@ -1,5 +1,5 @@
-/* Helpers shared by the policy suites: Minsky machines and clusters, jobs,
- * and one-call placement with its decisions. */
+/* Helpers shared by the policy suites: Minsky clusters, jobs, and one-call
+ * placement with its decisions. */
 #ifndef PL_POLICY_FIXTURE_H
 #define PL_POLICY_FIXTURE_H
 
@@ -13,6 +13,23 @@ static inline int32_t vx(const pl_topology *t, const char *path)
     int32_t v = -1;
     assert_pl_ok(pl_topology_find(t, path, &v));
     return v;
+}
+
+/* One Minsky machine: machine/package<s>/gpu<g>. */
+static inline pl_topology *minsky(void)
+{
+    pl_topology *t;
+    assert_pl_ok(pl_topology_builtin("minsky", &t));
+    return t;
+}
+
+/* `machines` Minsky machines, `per_rack` to a rack: cluster/rack<r>/node<i>. */
+static inline pl_topology *minsky_cluster(int32_t machines, int32_t per_rack)
+{
+    pl_topology *m = minsky(), *c;
+    assert_pl_ok(pl_topology_cluster(m, machines, per_rack, 0, &c));
+    pl_topology_free(m);
+    return c;
 }
 
 /* A job of k one-GPU tasks, all-to-all traffic (0: no edges), optional workload. */

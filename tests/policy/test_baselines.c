@@ -191,21 +191,12 @@ static void test_no_gpu_given_twice(void **s)
     }
 }
 
-static pl_topology *cluster2(void)
-{
-    pl_topology *m, *c;
-    assert_pl_ok(pl_topology_builtin("minsky", &m));
-    assert_pl_ok(pl_topology_cluster(m, 2, 2, 0, &c));
-    pl_topology_free(m);
-    return c;
-}
-
 /* Artifact defect 2: fcfs and bf only looked at machine 0. With node0 full,
  * every policy places a job on node1. */
 static void test_all_machines_considered(void **s)
 {
     (void)s;
-    pl_topology *t = cluster2();
+    pl_topology *t = minsky_cluster(2, 2);
     int32_t full[4];
     for (int i = 0; i < 4; i++) {
         char path[64];
@@ -246,7 +237,7 @@ static void test_pair_not_split_first_machine_wins(void **s)
         pl_decision_free(d);
     }
     mk_done(&m);
-    pl_topology *t = cluster2();
+    pl_topology *t = minsky_cluster(2, 2);
     const char *first_wins[] = {"topo-aware", "fcfs", "bf", "pack", "spread"};
     for (int p = 0; p < 5; p++) {
         pl_decision *d = place(first_wins[p], t, NULL, &q, 1);
@@ -266,7 +257,7 @@ static void test_pair_not_split_first_machine_wins(void **s)
 static void test_bf_evaluation_takes_nothing(void **s)
 {
     (void)s;
-    pl_topology *t = cluster2();
+    pl_topology *t = minsky_cluster(2, 2);
     pl_job *q[4];
     for (int i = 0; i < 4; i++)
         q[i] = mkjob("pair", 2, 1, NULL, NULL);

@@ -321,10 +321,7 @@ typedef struct trace {
 
 static void trace_init(trace *x)
 {
-    pl_topology *m;
-    assert_pl_ok(pl_topology_builtin("minsky", &m));
-    assert_pl_ok(pl_topology_cluster(m, 3, 3, 0, &x->t));
-    pl_topology_free(m);
+    x->t = minsky_cluster(3, 3);
     for (int i = 0; i < 3; i++) {
         char path[32];
         snprintf(path, sizeof path, "cluster/rack0/node%d", i);

@@ -2,15 +2,6 @@
  * lib/drmaestro over the queue, read back as decisions. */
 #include "policy_fixture.h"
 
-static pl_topology *two_minsky(void)
-{
-    pl_topology *m, *t;
-    assert_pl_ok(pl_topology_builtin("minsky", &m));
-    assert_pl_ok(pl_topology_cluster(m, 2, 2, 0, &t));
-    pl_topology_free(m);
-    return t;
-}
-
 static pl_decision *place_with(const char *policy, const pl_topology *t, pl_job *const *q, int32_t n,
                                double load)
 {
@@ -41,7 +32,7 @@ static void test_registered(void **s)
 static void test_gang_and_order(void **s)
 {
     (void)s;
-    pl_topology *t = two_minsky();
+    pl_topology *t = minsky_cluster(2, 2);
     pl_job *q[3] = {mkjob("a", 2, 0, NULL, NULL), mkjob("b", 4, 0, NULL, NULL), mkjob("c", 4, 0, NULL, NULL)};
     for (int p = 0; p < 2; p++) {
         pl_decision *d = place_with(p ? "drmaestro-na" : "drmaestro", t, q, 3, 0.5);
@@ -89,7 +80,7 @@ static void test_gang_and_order(void **s)
 static void test_uses_free_machine(void **s)
 {
     (void)s;
-    pl_topology *t = two_minsky();
+    pl_topology *t = minsky_cluster(2, 2);
     const char *busy[4] = {"cluster/rack0/node0/package0/gpu0", "cluster/rack0/node0/package0/gpu1",
                            "cluster/rack0/node0/package1/gpu2", "cluster/rack0/node0/package1/gpu3"};
     for (int i = 0; i < 4; i++)
@@ -116,7 +107,7 @@ static void test_uses_free_machine(void **s)
 static void test_refusals(void **s)
 {
     (void)s;
-    pl_topology *t = two_minsky();
+    pl_topology *t = minsky_cluster(2, 2);
     pl_job *q[3];
     assert_pl_ok(pl_job_create("empty", &q[0]));
     assert_pl_ok(pl_job_create("fat", &q[1]));
@@ -185,7 +176,7 @@ static void test_pool_gpus(void **s)
 static void test_bad_network_load(void **s)
 {
     (void)s;
-    pl_topology *t = two_minsky();
+    pl_topology *t = minsky_cluster(2, 2);
     pl_job *j = mkjob("j", 1, 0, NULL, NULL);
     pl_policy_opts o;
     pl_policy_opts_init(&o);

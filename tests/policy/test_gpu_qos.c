@@ -32,29 +32,47 @@ static pl_status by_matrix(void *ctx, const pl_job *lj, const pl_job *bj, double
     return PL_OK;
 }
 
+/* gpu-qos asking m's matrix. */
+static pl_gpu_qos_opts matrix_opts(matrix_ctx *m)
+{
+    pl_gpu_qos_opts go;
+    pl_gpu_qos_opts_init(&go);
+    go.predict = by_matrix;
+    go.predict_ctx = m;
+    return go;
+}
+
+/* A latency-sensitive job (SLO 100 s) of k tasks. */
+static pl_job *ls_job(const char *name, int32_t k)
+{
+    pl_job *j = mkjob(name, k, 0, NULL, NULL);
+    assert_pl_ok(pl_job_set_slo(j, 100));
+    return j;
+}
+
 static void drop_queue(pl_job **q)
 {
     static const char *const names[7] = {"L0", "L1", "L2", "B0", "B1", "B2", "B3"};
-    for (int i = 0; i < 7; i++) {
-        q[i] = mkjob(names[i], 1, 0, NULL, NULL);
-        if (i < 3)
-            assert_pl_ok(pl_job_set_slo(q[i], 100));
-    }
+    for (int i = 0; i < 7; i++)
+        q[i] = i < 3 ? ls_job(names[i], 1) : mkjob(names[i], 1, 0, NULL, NULL);
 }
 
 static pl_decision *place_gq(const pl_topology *t, const running_set *rs, pl_job *const *q, int32_t n,
                              const pl_profile_set *ps, const pl_gpu_qos_opts *go)
 {
-    pl_policy_opts o;
-    pl_policy_opts_init(&o);
-    o.policy = "gpu-qos";
-    o.profiles = ps;
-    o.policy_opts = go;
-    pl_decision *d = NULL;
-    assert_pl_ok(pl_policy_place(&o, t, rs ? rs->r : NULL, rs ? rs->n : 0, q, n, &d));
-    assert_int_equal(pl_decision_count(d), n);
-    kim_check_decisions(t, rs, q, n, d, &o);
-    return d;
+    pl_policy_opts o = kim_opts("gpu-qos", ps, go);
+    return kim_place(&o, t, rs, q, n);
+}
+
+/* lat 10 s solo, 11 s next to bat; bat 20 s solo, 26 s next to lat; fast
+ * (with_fast) 20 s solo, 20 s next to lat, lat 9 s next to it. */
+static pl_profile_set *lat_bat_profiles(int with_fast)
+{
+    static const kim_solo solo[] = {{"lat", 1, PL_SPREAD_INTRA_SOCKET, 10}, {"bat", 1, PL_SPREAD_INTRA_SOCKET, 20},
+                                    {"fast", 1, PL_SPREAD_INTRA_SOCKET, 20}};
+    static const kim_coloc co[] = {{"lat", 1, "bat", 1, 11}, {"bat", 1, "lat", 1, 26},
+                                   {"lat", 1, "fast", 1, 9}, {"fast", 1, "lat", 1, 20}};
+    return kim_profiles(solo, with_fast ? 3 : 2, co, with_fast ? 4 : 2);
 }
 
 /* The GPU of a placed 1-task job. */
@@ -105,10 +123,7 @@ static void test_pairs_as_mmp(void **state)
     pl_job *q[7];
     drop_queue(q);
     matrix_ctx m = {drop_m, NULL, 0};
-    pl_gpu_qos_opts go;
-    pl_gpu_qos_opts_init(&go);
-    go.predict = by_matrix;
-    go.predict_ctx = &m;
+    pl_gpu_qos_opts go = matrix_opts(&m);
     /* what pl_gpu_mmp says on the same matrix (LS slowdowns 0) */
     double l[12];
     for (int e = 0; e < 12; e++)
@@ -154,10 +169,7 @@ static void test_capacity(void **state)
     pl_job *q[7];
     drop_queue(q);
     matrix_ctx m = {drop_m, NULL, 0};
-    pl_gpu_qos_opts go;
-    pl_gpu_qos_opts_init(&go);
-    go.predict = by_matrix;
-    go.predict_ctx = &m;
+    pl_gpu_qos_opts go = matrix_opts(&m);
     static const kim_group one[] = {{"node", 1, 2, 4, 1}};
     pl_topology *t = kim_cluster(one, 1);
     pl_decision *d = place_gq(t, NULL, q, 7, NULL, &go);
@@ -194,10 +206,7 @@ static void test_running_ls_row(void **state)
     run_on(&rs, t, l, &g0, 1);
     static const double bs[12] = {0.3}, ls_ok[12] = {0.1}, ls_bad[12] = {0.25};
     matrix_ctx m = {bs, ls_ok, 0};
-    pl_gpu_qos_opts go;
-    pl_gpu_qos_opts_init(&go);
-    go.predict = by_matrix;
-    go.predict_ctx = &m;
+    pl_gpu_qos_opts go = matrix_opts(&m);
     go.share_factor = 5;   /* for the profile predictor only: a user predictor's values stand */
     pl_decision *d = place_gq(t, &rs, &b, 1, NULL, &go);
     assert_int_equal(gpu_of(d, 0), g0);
@@ -237,15 +246,10 @@ static void test_ls_joins_running_batch(void **state)
     pl_job *b1 = mkjob("B1", 1, 0, NULL, NULL);
     running_set rs = {0};
     run_on(&rs, t, b1, &gpu[0], 1);
-    pl_job *q[3] = {mkjob("L0", 1, 0, NULL, NULL), mkjob("L1", 1, 0, NULL, NULL), mkjob("B0", 1, 0, NULL, NULL)};
-    assert_pl_ok(pl_job_set_slo(q[0], 100));
-    assert_pl_ok(pl_job_set_slo(q[1], 100));
+    pl_job *q[3] = {ls_job("L0", 1), ls_job("L1", 1), mkjob("B0", 1, 0, NULL, NULL)};
     static const double bs[12] = {0.1, 0.3, E, E, 0.2, E, E, E}, ls[12] = {0.05, 0.15, E, E, 0.1, E, E, E};
     matrix_ctx m = {bs, ls, 0};
-    pl_gpu_qos_opts go;
-    pl_gpu_qos_opts_init(&go);
-    go.predict = by_matrix;
-    go.predict_ctx = &m;
+    pl_gpu_qos_opts go = matrix_opts(&m);
     /* the library's MMP and Greedy on the extended matrix (rows L0 L1, columns B0 B1) */
     static const double pb[4] = {0.1, 0.3, 0.2, E}, pls[4] = {0.05, 0.15, 0.1, E};
     pl_gpu_pairing_problem p = {2, 2, pb, pls};
@@ -293,17 +297,13 @@ static void test_running_batch_column_rules(void **state)
     static const kim_group two[] = {{"node", 2, 1, 1, 2}};
     pl_topology *t = kim_cluster(two, 1);
     int32_t n0 = vx(t, "cluster/node0/package0/gpu0"), n1 = vx(t, "cluster/node1/package0/gpu0");
-    pl_job *b0 = mkjob("B0", 1, 0, NULL, NULL), *l0 = mkjob("L0", 1, 0, NULL, NULL);
-    assert_pl_ok(pl_job_set_slo(l0, 100));
+    pl_job *b0 = mkjob("B0", 1, 0, NULL, NULL), *l0 = ls_job("L0", 1);
     assert_pl_ok(pl_job_add_label(b0, "db"));
     running_set rs = {0};
     run_on(&rs, t, b0, &n0, 1);
     static const double bs[12] = {0.3}, ls_ok[12] = {0.1}, ls_bad[12] = {0.2};
     matrix_ctx m = {bs, ls_ok, 0};
-    pl_gpu_qos_opts go;
-    pl_gpu_qos_opts_init(&go);
-    go.predict = by_matrix;
-    go.predict_ctx = &m;
+    pl_gpu_qos_opts go = matrix_opts(&m);
     pl_decision *d = place_gq(t, &rs, &l0, 1, NULL, &go);
     assert_int_equal(gpu_of(d, 0), n0);
     assert_true(fabs(dec(d, 0, PL_DECISION_PLACED).slowdown - 1.1) < 1e-12);
@@ -325,8 +325,7 @@ static void test_running_batch_column_rules(void **state)
     pl_decision_free(d);
     pl_job_free(l0);
 
-    l0 = mkjob("L0", 1, 0, NULL, NULL);
-    assert_pl_ok(pl_job_set_slo(l0, 100));
+    l0 = ls_job("L0", 1);
     assert_pl_ok(pl_job_add_anti_affinity(l0, "db"));
     d = place_gq(t, &rs, &l0, 1, NULL, &go);
     assert_int_equal(gpu_of(d, 0), n1);
@@ -340,15 +339,13 @@ static void test_running_batch_column_rules(void **state)
     int32_t w0 = vx(w, "cluster/node0/package0/gpu0");
     running_set rw = {0};
     run_on(&rw, w, b0, &w0, 1);
-    l0 = mkjob("L0", 2, 0, NULL, NULL);
-    assert_pl_ok(pl_job_set_slo(l0, 100));
+    l0 = ls_job("L0", 2);
     d = place_gq(w, &rw, &l0, 1, NULL, &go);
     assert_int_equal(m.calls, 2);
     assert_int_equal(check_sharing(w, &rw, &l0, 1, d), 0);
     pl_decision_free(d);
     pl_job_free(l0);
-    l0 = mkjob("L0", 1, 0, NULL, NULL);
-    assert_pl_ok(pl_job_set_slo(l0, 100));
+    l0 = ls_job("L0", 1);
     /* B0's GPU with its second unit taken: not alone on it, no column */
     assert_pl_ok(pl_topology_alloc(w, w0, PL_RES_UNITS, 1));
     d = place_gq(w, &rw, &l0, 1, NULL, &go);
@@ -398,12 +395,8 @@ static void test_anti_affine_pairs(void **state)
     (void)state;
     static const double bs[12] = {0.3, 0.3}, ls[12] = {0.1, 0.1};
     matrix_ctx m = {bs, ls, 0};
-    pl_gpu_qos_opts go;
-    pl_gpu_qos_opts_init(&go);
-    go.predict = by_matrix;
-    go.predict_ctx = &m;
-    pl_job *q[3] = {mkjob("L0", 1, 0, NULL, NULL), mkjob("B0", 1, 0, NULL, NULL), mkjob("B1", 1, 0, NULL, NULL)};
-    assert_pl_ok(pl_job_set_slo(q[0], 100));
+    pl_gpu_qos_opts go = matrix_opts(&m);
+    pl_job *q[3] = {ls_job("L0", 1), mkjob("B0", 1, 0, NULL, NULL), mkjob("B1", 1, 0, NULL, NULL)};
     assert_pl_ok(pl_job_add_label(q[0], "db"));
     assert_pl_ok(pl_job_add_anti_affinity(q[1], "db"));
     static const kim_group two[] = {{"node", 2, 1, 1, 2}};
@@ -436,12 +429,7 @@ static void test_profile_predictor_and_qos(void **state)
     (void)state;
     static const kim_group g[] = {{"node", 1, 1, 4, 2}};
     pl_topology *t = kim_cluster(g, 1);
-    pl_profile_set *ps;
-    assert_pl_ok(pl_profile_set_create(&ps));
-    assert_pl_ok(pl_profile_set_add_solo(ps, "lat", "1", 1, PL_SPREAD_INTRA_SOCKET, 10));
-    assert_pl_ok(pl_profile_set_add_solo(ps, "bat", "1", 1, PL_SPREAD_INTRA_SOCKET, 20));
-    assert_pl_ok(pl_profile_set_add_colocated(ps, "lat", "1", 1, "bat", "1", 1, 11));
-    assert_pl_ok(pl_profile_set_add_colocated(ps, "bat", "1", 1, "lat", "1", 1, 26));
+    pl_profile_set *ps = lat_bat_profiles(0);
     pl_job *q[2] = {mkjob("l", 1, 0, "lat", "1"), mkjob("b", 1, 0, "bat", "1")};
     assert_pl_ok(pl_job_set_slo(q[0], 5));
     pl_gpu_qos_opts go;
@@ -462,10 +450,7 @@ static void test_profile_predictor_and_qos(void **state)
     assert_int_equal(check_sharing(t, NULL, q2, 3, d), 0);
     pl_decision_free(d);
     /* max_placed 1: the pair cannot both run; the first job runs alone */
-    pl_policy_opts o;
-    pl_policy_opts_init(&o);
-    o.policy = "gpu-qos";
-    o.profiles = ps;
+    pl_policy_opts o = kim_opts("gpu-qos", ps, NULL);
     o.max_placed = 1;
     assert_pl_ok(pl_policy_place(&o, t, NULL, 0, q, 2, &d));
     dec(d, 0, PL_DECISION_PLACED);
@@ -489,15 +474,7 @@ static void test_share_factor(void **state)
     (void)state;
     static const kim_group g[] = {{"node", 1, 1, 4, 2}};
     pl_topology *t = kim_cluster(g, 1);
-    pl_profile_set *ps;
-    assert_pl_ok(pl_profile_set_create(&ps));
-    assert_pl_ok(pl_profile_set_add_solo(ps, "lat", "1", 1, PL_SPREAD_INTRA_SOCKET, 10));
-    assert_pl_ok(pl_profile_set_add_solo(ps, "bat", "1", 1, PL_SPREAD_INTRA_SOCKET, 20));
-    assert_pl_ok(pl_profile_set_add_solo(ps, "fast", "1", 1, PL_SPREAD_INTRA_SOCKET, 20));
-    assert_pl_ok(pl_profile_set_add_colocated(ps, "lat", "1", 1, "bat", "1", 1, 11));
-    assert_pl_ok(pl_profile_set_add_colocated(ps, "bat", "1", 1, "lat", "1", 1, 26));
-    assert_pl_ok(pl_profile_set_add_colocated(ps, "lat", "1", 1, "fast", "1", 1, 9));
-    assert_pl_ok(pl_profile_set_add_colocated(ps, "fast", "1", 1, "lat", "1", 1, 20));
+    pl_profile_set *ps = lat_bat_profiles(1);
     pl_job *q[3] = {mkjob("l", 1, 0, "lat", "1"), mkjob("b", 1, 0, "bat", "1"), mkjob("f", 1, 0, "fast", "1")};
     assert_pl_ok(pl_job_set_slo(q[0], 5));
     pl_gpu_qos_opts go;
@@ -525,45 +502,32 @@ static void test_share_factor(void **state)
     pl_topology_free(t);
 }
 
-static void expect_einval(const void *go, const char *msg)
-{
-    pl_topology *t;
-    assert_pl_ok(pl_topology_builtin("minsky", &t));
-    pl_job *j = mkjob("j", 1, 0, NULL, NULL);
-    pl_policy_opts o;
-    pl_policy_opts_init(&o);
-    o.policy = "gpu-qos";
-    o.policy_opts = go;
-    pl_decision *d;
-    assert_pl_status(pl_policy_place(&o, t, NULL, 0, &j, 1, &d), PL_EINVAL);
-    if (!strstr(pl_last_error(), msg))
-        fail_msg("message \"%s\" does not mention \"%s\"", pl_last_error(), msg);
-    pl_job_free(j);
-    pl_topology_free(t);
-}
-
 static void test_option_errors(void **state)
 {
     (void)state;
+    pl_topology *t = minsky();
+    pl_job *j = mkjob("j", 1, 0, NULL, NULL);
     pl_gpu_qos_opts go;
     pl_gpu_qos_opts_init(&go);
     assert_true(go.qos == 0.2 && go.pairing == PL_GPU_PAIRING_MMP && !go.predict && go.share_factor == 1.0);
     go.qos = 0;
-    expect_einval(&go, "qos");
+    kim_expect_einval("gpu-qos", t, &j, &go, "qos");
     go.qos = NAN;
-    expect_einval(&go, "qos");
+    kim_expect_einval("gpu-qos", t, &j, &go, "qos");
     pl_gpu_qos_opts_init(&go);
     go.pairing = (pl_gpu_pairing_algo)9;
-    expect_einval(&go, "pairing");
+    kim_expect_einval("gpu-qos", t, &j, &go, "pairing");
     static const double bad_factor[] = {0.99, 0, NAN, INFINITY};
     for (size_t i = 0; i < sizeof bad_factor / sizeof *bad_factor; i++) {
         pl_gpu_qos_opts_init(&go);
         go.share_factor = bad_factor[i];
-        expect_einval(&go, "share_factor");
+        kim_expect_einval("gpu-qos", t, &j, &go, "share_factor");
     }
     pl_two_level_opts other;
     pl_two_level_opts_init(&other);
-    expect_einval(&other, "not this policy's options");
+    kim_expect_einval("gpu-qos", t, &j, &other, "not this policy's options");
+    pl_job_free(j);
+    pl_topology_free(t);
 }
 
 int main(void)

@@ -23,34 +23,43 @@ static const char *const job_type[NJOBS] = {"hog", "quiet", "hog", "quiet", "pai
 
 static pl_profile_set *profiles_a(void)
 {
-    pl_profile_set *ps;
-    assert_pl_ok(pl_profile_set_create(&ps));
-    assert_pl_ok(pl_profile_set_add_solo(ps, "hog", "1", 1, PL_SPREAD_INTRA_SOCKET, 10));
-    assert_pl_ok(pl_profile_set_add_solo(ps, "quiet", "1", 1, PL_SPREAD_INTRA_SOCKET, 10));
-    assert_pl_ok(pl_profile_set_add_solo(ps, "pair", "1", 2, PL_SPREAD_INTRA_SOCKET, 10));
-    assert_pl_ok(pl_profile_set_add_solo(ps, "pair", "1", 2, PL_SPREAD_INTER_SOCKET, 13));
-    assert_pl_ok(pl_profile_set_add_colocated(ps, "quiet", "1", 1, "hog", "1", 1, 20));
-    assert_pl_ok(pl_profile_set_add_colocated(ps, "hog", "1", 1, "hog", "1", 1, 13));
-    assert_pl_ok(pl_profile_set_add_colocated(ps, "pair", "1", 2, "hog", "1", 1, 15));
-    assert_pl_ok(pl_profile_set_add_colocated(ps, "pair", "1", 2, "pair", "1", 2, 12));
-    assert_pl_ok(pl_profile_set_add_colocated(ps, "quiet", "1", 1, "pair", "1", 2, 11));
-    return ps;
+    static const kim_solo solo[] = {{"hog", 1, PL_SPREAD_INTRA_SOCKET, 10},
+                                    {"quiet", 1, PL_SPREAD_INTRA_SOCKET, 10},
+                                    {"pair", 2, PL_SPREAD_INTRA_SOCKET, 10},
+                                    {"pair", 2, PL_SPREAD_INTER_SOCKET, 13}};
+    static const kim_coloc co[] = {{"quiet", 1, "hog", 1, 20}, {"hog", 1, "hog", 1, 13}, {"pair", 2, "hog", 1, 15},
+                                   {"pair", 2, "pair", 2, 12}, {"quiet", 1, "pair", 2, 11}};
+    return KIM_PROFILES(solo, co);
 }
 
-static void queue_a(pl_job **q)
+/* Instance A, set up afresh for each test that uses it. */
+typedef struct instance_a {
+    pl_topology *t;
+    pl_profile_set *ps;
+    pl_job *q[NJOBS];
+} instance_a;
+
+static int setup_a(void **state)
 {
     static const char *const name[NJOBS] = {"H1", "Q1", "H2", "Q2", "P1", "P2"};
+    instance_a *in = calloc(1, sizeof *in);
+    assert_non_null(in);
+    in->t = minsky_cluster(2, 2);
+    in->ps = profiles_a();
     for (int i = 0; i < NJOBS; i++)
-        q[i] = mkjob(name[i], job_type[i][0] == 'p' ? 2 : 1, 0, job_type[i], "1");
+        in->q[i] = mkjob(name[i], job_type[i][0] == 'p' ? 2 : 1, 0, job_type[i], "1");
+    *state = in;
+    return 0;
 }
 
-static pl_topology *two_minsky(void)
+static int teardown_a(void **state)
 {
-    pl_topology *m, *c;
-    assert_pl_ok(pl_topology_builtin("minsky", &m));
-    assert_pl_ok(pl_topology_cluster(m, 2, 2, 0, &c));
-    pl_topology_free(m);
-    return c;
+    instance_a *in = *state;
+    kim_free_jobs(in->q, NJOBS);
+    pl_profile_set_free(in->ps);
+    pl_topology_free(in->t);
+    free(in);
+    return 0;
 }
 
 /* GPU vertex of index i: machine i / 4, package (i % 4) / 2, gpu i % 4. */
@@ -144,26 +153,14 @@ static double policy_objective(const pl_topology *t, const pl_decision *d)
 static pl_decision *place_sa(const pl_topology *t, pl_job *const *q, int n, const pl_profile_set *ps,
                              uint64_t seed, const pl_sa_policy_opts *so)
 {
-    pl_policy_opts o;
-    pl_policy_opts_init(&o);
-    o.policy = "sa-placement";
-    o.profiles = ps;
+    pl_policy_opts o = kim_opts("sa-placement", ps, so);
     o.seed = seed;
-    o.policy_opts = so;
-    pl_decision *d = NULL;
-    assert_pl_ok(pl_policy_place(&o, t, NULL, 0, q, n, &d));
-    assert_int_equal(pl_decision_count(d), n);
-    kim_check_decisions(t, NULL, q, n, d, &o);
-    return d;
+    return kim_place(&o, t, NULL, q, n);
 }
 
 static void test_batch_reaches_exhaustive_optimum(void **state)
 {
-    (void)state;
-    pl_topology *t = two_minsky();
-    pl_profile_set *ps = profiles_a();
-    pl_job *q[NJOBS];
-    queue_a(q);
+    instance_a *in = *state;
     int gpus[NJOBS][2], k[NJOBS] = {1, 1, 1, 1, 2, 2};
     double best = INFINITY;
     search(0, gpus, k, 0, &best);
@@ -173,12 +170,12 @@ static void test_batch_reaches_exhaustive_optimum(void **state)
     pl_sa_policy_opts so;
     pl_sa_policy_opts_init(&so);
     so.iterations = 0;
-    pl_decision *d = place_sa(t, q, NJOBS, ps, 1, &so);
-    assert_true(fabs(policy_objective(t, d) - (6 * log(10) + 2 * log(2))) < 1e-12);
+    pl_decision *d = place_sa(in->t, in->q, NJOBS, in->ps, 1, &so);
+    assert_true(fabs(policy_objective(in->t, d) - (6 * log(10) + 2 * log(2))) < 1e-12);
     pl_decision_free(d);
     for (uint64_t seed = 1; seed <= 3; seed++) {
-        d = place_sa(t, q, NJOBS, ps, seed, NULL);
-        double got = policy_objective(t, d);
+        d = place_sa(in->t, in->q, NJOBS, in->ps, seed, NULL);
+        double got = policy_objective(in->t, d);
         if (fabs(got - best) > 1e-12)
             fail_msg("seed %llu: objective %.6f, exhaustive optimum %.6f", (unsigned long long)seed, got, best);
         /* the reported slowdown is the model's: the hogs 1.3, the others 1 */
@@ -186,9 +183,6 @@ static void test_batch_reaches_exhaustive_optimum(void **state)
         assert_true(fabs(dec(d, Q1, PL_DECISION_PLACED).slowdown - 1.0) < 1e-12);
         pl_decision_free(d);
     }
-    kim_free_jobs(q, NJOBS);
-    pl_profile_set_free(ps);
-    pl_topology_free(t);
 }
 
 /* On-line: one job at a time, each on its best configuration against the
@@ -202,17 +196,13 @@ static void test_batch_reaches_exhaustive_optimum(void **state)
  *   the batch search (above) places all six. */
 static void test_online_by_hand(void **state)
 {
-    (void)state;
-    pl_topology *t = two_minsky();
-    pl_profile_set *ps = profiles_a();
-    pl_job *q[NJOBS];
-    queue_a(q);
+    instance_a *in = *state;
     pl_sa_policy_opts so;
     pl_sa_policy_opts_init(&so);
     so.mode = PL_SA_ONLINE;
-    pl_decision *d = place_sa(t, q, NJOBS, ps, 1, &so);
-    int32_t want_h1 = gpu_at(t, 0), want_q1 = gpu_at(t, 2), want_h2 = gpu_at(t, 4), want_q2 = gpu_at(t, 3);
-    int32_t want_p1[2] = {gpu_at(t, 6), gpu_at(t, 7)};
+    pl_decision *d = place_sa(in->t, in->q, NJOBS, in->ps, 1, &so);
+    int32_t want_h1 = gpu_at(in->t, 0), want_q1 = gpu_at(in->t, 2), want_h2 = gpu_at(in->t, 4), want_q2 = gpu_at(in->t, 3);
+    int32_t want_p1[2] = {gpu_at(in->t, 6), gpu_at(in->t, 7)};
     assert_gpus(d, H1, &want_h1, 1);
     assert_gpus(d, Q1, &want_q1, 1);
     assert_gpus(d, H2, &want_h2, 1);
@@ -223,25 +213,18 @@ static void test_online_by_hand(void **state)
     /* With one iteration per job the on-line search cannot try all
      * configurations: it anneals, from first fit, and stays valid. */
     so.iterations = 1;
-    d = place_sa(t, q, NJOBS, ps, 1, &so);
+    d = place_sa(in->t, in->q, NJOBS, in->ps, 1, &so);
     pl_decision_free(d);
-    kim_free_jobs(q, NJOBS);
-    pl_profile_set_free(ps);
-    pl_topology_free(t);
 }
 
 static void test_deterministic(void **state)
 {
-    (void)state;
-    pl_topology *t = two_minsky();
-    pl_profile_set *ps = profiles_a();
-    pl_job *q[NJOBS];
-    queue_a(q);
+    instance_a *in = *state;
     pl_sa_policy_opts so;
     pl_sa_policy_opts_init(&so);
     so.iterations = 40;   /* short: the result still depends on the draws */
     for (uint64_t seed = 1; seed <= 5; seed++) {
-        pl_decision *a = place_sa(t, q, NJOBS, ps, seed, &so), *b = place_sa(t, q, NJOBS, ps, seed, &so);
+        pl_decision *a = place_sa(in->t, in->q, NJOBS, in->ps, seed, &so), *b = place_sa(in->t, in->q, NJOBS, in->ps, seed, &so);
         for (int i = 0; i < NJOBS; i++) {
             pl_decision_info x, y;
             assert_pl_ok(pl_decision_get(a, i, &x));
@@ -253,9 +236,6 @@ static void test_deterministic(void **state)
         pl_decision_free(a);
         pl_decision_free(b);
     }
-    kim_free_jobs(q, NJOBS);
-    pl_profile_set_free(ps);
-    pl_topology_free(t);
 }
 
 /* ---- instance B: the thesis's node types with a user predictor ---------------- */
@@ -319,10 +299,7 @@ static void test_user_predictor_table24(void **state)
     pl_decision_free(d);
     /* the predictor's errors end the call with its status */
     x.fail = PL_EIO;
-    pl_policy_opts o;
-    pl_policy_opts_init(&o);
-    o.policy = "sa-placement";
-    o.policy_opts = &so;
+    pl_policy_opts o = kim_opts("sa-placement", NULL, &so);
     assert_pl_status(pl_policy_place(&o, t, NULL, 0, q, 2, &d), PL_EIO);
     x.fail = PL_OK;
     x.fixed = -1;
@@ -336,28 +313,21 @@ static void test_user_predictor_table24(void **state)
 /* A node filter is a constraint, not a preference; max_placed is honoured. */
 static void test_constraints_and_limits(void **state)
 {
-    (void)state;
-    pl_topology *t = two_minsky();
-    pl_profile_set *ps = profiles_a();
-    pl_job *q[NJOBS];
-    queue_a(q);
+    instance_a *in = *state;
     const char *only1[] = {"node1"};
-    assert_pl_ok(pl_job_set_node_filter(q[H1], only1, 1));
-    assert_pl_ok(pl_job_set_node_filter(q[H2], only1, 1));
+    assert_pl_ok(pl_job_set_node_filter(in->q[H1], only1, 1));
+    assert_pl_ok(pl_job_set_node_filter(in->q[H2], only1, 1));
     for (uint64_t seed = 1; seed <= 3; seed++) {
-        pl_decision *d = place_sa(t, q, NJOBS, ps, seed, NULL);
-        assert_string_equal(kim_name(t, dec(d, H1, PL_DECISION_PLACED).machine), "node1");
-        assert_string_equal(kim_name(t, dec(d, H2, PL_DECISION_PLACED).machine), "node1");
+        pl_decision *d = place_sa(in->t, in->q, NJOBS, in->ps, seed, NULL);
+        assert_string_equal(kim_name(in->t, dec(d, H1, PL_DECISION_PLACED).machine), "node1");
+        assert_string_equal(kim_name(in->t, dec(d, H2, PL_DECISION_PLACED).machine), "node1");
         pl_decision_free(d);
     }
-    pl_policy_opts o;
-    pl_policy_opts_init(&o);
-    o.policy = "sa-placement";
-    o.profiles = ps;
+    pl_policy_opts o = kim_opts("sa-placement", in->ps, NULL);
     o.max_placed = 2;
     pl_decision *d;
-    assert_pl_ok(pl_policy_place(&o, t, NULL, 0, q, NJOBS, &d));
-    assert_int_equal(kim_check_decisions(t, NULL, q, NJOBS, d, &o), 2);
+    assert_pl_ok(pl_policy_place(&o, in->t, NULL, 0, in->q, NJOBS, &d));
+    assert_int_equal(kim_check_decisions(in->t, NULL, in->q, NJOBS, d, &o), 2);
     assert_non_null(strstr(dec(d, H2, PL_DECISION_WAITING).reason, "max_placed"));
     pl_decision_free(d);
     /* a job larger than every machine is rejected, one no filter admits too */
@@ -365,15 +335,12 @@ static void test_constraints_and_limits(void **state)
     const char *none[] = {"node7"};
     assert_pl_ok(pl_job_set_node_filter(nowhere, none, 1));
     pl_job *q2[2] = {big, nowhere};
-    d = place_sa(t, q2, 2, ps, 1, NULL);
+    d = place_sa(in->t, q2, 2, in->ps, 1, NULL);
     dec(d, 0, PL_DECISION_REJECTED);
     dec(d, 1, PL_DECISION_REJECTED);
     pl_decision_free(d);
     pl_job_free(big);
     pl_job_free(nowhere);
-    kim_free_jobs(q, NJOBS);
-    pl_profile_set_free(ps);
-    pl_topology_free(t);
 }
 
 /* Anti-affinity between queued jobs holds in the search, not only at the
@@ -383,28 +350,21 @@ static void test_constraints_and_limits(void **state)
  * three seeds, whose optimum without the constraint has the hogs together. */
 static void test_anti_affinity_in_search(void **state)
 {
-    (void)state;
-    pl_topology *t = two_minsky();
-    pl_profile_set *ps = profiles_a();
-    pl_job *q[NJOBS];
-    queue_a(q);
-    assert_pl_ok(pl_job_add_label(q[H1], "db"));
-    assert_pl_ok(pl_job_add_anti_affinity(q[H2], "db"));
+    instance_a *in = *state;
+    assert_pl_ok(pl_job_add_label(in->q[H1], "db"));
+    assert_pl_ok(pl_job_add_anti_affinity(in->q[H2], "db"));
     pl_sa_policy_opts so;
     pl_sa_policy_opts_init(&so);
     so.iterations = 0;
-    pl_decision *d = place_sa(t, q, NJOBS, ps, 1, &so);
-    assert_gpus(d, H1, (int32_t[]){gpu_at(t, 0)}, 1);
-    assert_gpus(d, H2, (int32_t[]){gpu_at(t, 4)}, 1);
+    pl_decision *d = place_sa(in->t, in->q, NJOBS, in->ps, 1, &so);
+    assert_gpus(d, H1, (int32_t[]){gpu_at(in->t, 0)}, 1);
+    assert_gpus(d, H2, (int32_t[]){gpu_at(in->t, 4)}, 1);
     pl_decision_free(d);
     for (uint64_t seed = 1; seed <= 3; seed++) {
-        d = place_sa(t, q, NJOBS, ps, seed, NULL);
+        d = place_sa(in->t, in->q, NJOBS, in->ps, seed, NULL);
         assert_int_not_equal(dec(d, H1, PL_DECISION_PLACED).machine, dec(d, H2, PL_DECISION_PLACED).machine);
         pl_decision_free(d);
     }
-    kim_free_jobs(q, NJOBS);
-    pl_profile_set_free(ps);
-    pl_topology_free(t);
 }
 
 /* A running job counts: its run time is in the objective, so a new job
@@ -412,19 +372,14 @@ static void test_anti_affinity_in_search(void **state)
 static void test_running_jobs_in_scope(void **state)
 {
     (void)state;
-    pl_topology *t;
-    assert_pl_ok(pl_topology_builtin("minsky", &t));
+    pl_topology *t = minsky();
     pl_profile_set *ps = profiles_a();
     pl_job *r = mkjob("r", 1, 0, "hog", "1"), *h = mkjob("h", 1, 0, "hog", "1");
     running_set rs = {0};
     int32_t g0 = vx(t, "machine/package0/gpu0"), g2 = vx(t, "machine/package1/gpu2");
     run_on(&rs, t, r, &g0, 1);
-    pl_policy_opts o;
-    pl_policy_opts_init(&o);
-    o.policy = "sa-placement";
-    o.profiles = ps;
-    pl_decision *d;
-    assert_pl_ok(pl_policy_place(&o, t, rs.r, rs.n, &h, 1, &d));
+    pl_policy_opts o = kim_opts("sa-placement", ps, NULL);
+    pl_decision *d = kim_place(&o, t, &rs, &h, 1);
     assert_gpus(d, 0, &g2, 1);
     pl_decision_free(d);
     pl_job_free(r);
@@ -433,45 +388,31 @@ static void test_running_jobs_in_scope(void **state)
     pl_topology_free(t);
 }
 
-static void expect_einval(const pl_topology *t, pl_job *const *q, const void *so, const char *msg)
-{
-    pl_policy_opts o;
-    pl_policy_opts_init(&o);
-    o.policy = "sa-placement";
-    o.policy_opts = so;
-    pl_decision *d = (pl_decision *)&o;
-    assert_pl_status(pl_policy_place(&o, t, NULL, 0, q, 1, &d), PL_EINVAL);
-    assert_null(d);
-    if (!strstr(pl_last_error(), msg))
-        fail_msg("message \"%s\" does not mention \"%s\"", pl_last_error(), msg);
-}
-
 static void test_option_errors(void **state)
 {
     (void)state;
-    pl_topology *t;
-    assert_pl_ok(pl_topology_builtin("minsky", &t));
+    pl_topology *t = minsky();
     pl_job *q[1] = {mkjob("j", 1, 0, NULL, NULL)};
     pl_sa_policy_opts so;
     pl_sa_policy_opts_init(&so);
     so.iterations = -1;
-    expect_einval(t, q, &so, "iterations");
+    kim_expect_einval("sa-placement", t, q, &so, "iterations");
     pl_sa_policy_opts_init(&so);
     so.cooling = 0;
-    expect_einval(t, q, &so, "cooling");
+    kim_expect_einval("sa-placement", t, q, &so, "cooling");
     so.cooling = 1.5;
-    expect_einval(t, q, &so, "cooling");
+    kim_expect_einval("sa-placement", t, q, &so, "cooling");
     pl_sa_policy_opts_init(&so);
     so.initial_temperature = -0.1;
-    expect_einval(t, q, &so, "initial_temperature");
+    kim_expect_einval("sa-placement", t, q, &so, "initial_temperature");
     so.initial_temperature = INFINITY;
-    expect_einval(t, q, &so, "initial_temperature");
+    kim_expect_einval("sa-placement", t, q, &so, "initial_temperature");
     pl_sa_policy_opts_init(&so);
     so.mode = (pl_sa_mode)7;
-    expect_einval(t, q, &so, "mode");
+    kim_expect_einval("sa-placement", t, q, &so, "mode");
     pl_gpu_qos_opts other;
     pl_gpu_qos_opts_init(&other);
-    expect_einval(t, q, &other, "not this policy's options");
+    kim_expect_einval("sa-placement", t, q, &other, "not this policy's options");
     /* the defaults: T0 0.05, cooling 0.995, 2000 iterations, batch */
     pl_sa_policy_opts_init(&so);
     assert_int_equal(so.kind, PL_POLICY_EXT_SA);
@@ -485,12 +426,12 @@ static void test_option_errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_batch_reaches_exhaustive_optimum),
-        cmocka_unit_test(test_online_by_hand),
-        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test_setup_teardown(test_batch_reaches_exhaustive_optimum, setup_a, teardown_a),
+        cmocka_unit_test_setup_teardown(test_online_by_hand, setup_a, teardown_a),
+        cmocka_unit_test_setup_teardown(test_deterministic, setup_a, teardown_a),
         cmocka_unit_test(test_user_predictor_table24),
-        cmocka_unit_test(test_constraints_and_limits),
-        cmocka_unit_test(test_anti_affinity_in_search),
+        cmocka_unit_test_setup_teardown(test_constraints_and_limits, setup_a, teardown_a),
+        cmocka_unit_test_setup_teardown(test_anti_affinity_in_search, setup_a, teardown_a),
         cmocka_unit_test(test_running_jobs_in_scope),
         cmocka_unit_test(test_option_errors),
     };

@@ -7,13 +7,6 @@
 
 #define G(t, p) vx(t, "machine/package" #p "/gpu")
 
-static pl_topology *minsky(void)
-{
-    pl_topology *t;
-    assert_pl_ok(pl_topology_builtin("minsky", &t));
-    return t;
-}
-
 static void gpus4(const pl_topology *t, int32_t g[4])
 {
     g[0] = vx(t, "machine/package0/gpu0");
@@ -207,14 +200,6 @@ static void test_dgx1_four_gpus_one_socket(void **s)
     pl_decision_free(d);
     pl_job_free(j);
     pl_topology_free(t);
-}
-
-static pl_topology *minsky_cluster(int32_t machines, int32_t per_rack)
-{
-    pl_topology *m = minsky(), *c;
-    assert_pl_ok(pl_topology_cluster(m, machines, per_rack, 0, &c));
-    pl_topology_free(m);
-    return c;
 }
 
 static int32_t machine_of(const pl_topology *t, int32_t g)

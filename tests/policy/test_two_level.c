@@ -10,16 +10,23 @@
 static pl_decision *place_tl(const pl_topology *t, const running_set *rs, pl_job *const *q, int32_t n,
                              const pl_profile_set *ps, const pl_two_level_opts *to)
 {
-    pl_policy_opts o;
-    pl_policy_opts_init(&o);
-    o.policy = "two-level";
-    o.profiles = ps;
-    o.policy_opts = to;
-    pl_decision *d = NULL;
-    assert_pl_ok(pl_policy_place(&o, t, rs ? rs->r : NULL, rs ? rs->n : 0, q, n, &d));
-    assert_int_equal(pl_decision_count(d), n);
-    kim_check_decisions(t, rs, q, n, d, &o);
-    return d;
+    pl_policy_opts o = kim_opts("two-level", ps, to);
+    return kim_place(&o, t, rs, q, n);
+}
+
+/* Level 1's table: the run time of a task of workload w on platform p is
+ * rt[w * np + p]. */
+static pl_two_level_opts table_opts(int32_t np, const char *const *plats, int32_t nw, const char *const *works,
+                                    const double *rt)
+{
+    pl_two_level_opts to;
+    pl_two_level_opts_init(&to);
+    to.nplatforms = np;
+    to.platforms = plats;
+    to.nworkloads = nw;
+    to.workloads = works;
+    to.task_runtime_s = rt;
+    return to;
 }
 
 enum { NAPPS = 5, NPLAT = 4 };
@@ -50,13 +57,7 @@ static void test_level1_table36_fixture(void **state)
             rt[k * NPLAT + p] = kim_csv_lookup(&t33, "app", app_name[k], "platform", plat_name[p], "runtime_s");
     }
     pl_topology *t = kim_cluster(g, NPLAT);
-    pl_two_level_opts to;
-    pl_two_level_opts_init(&to);
-    to.nplatforms = NPLAT;
-    to.platforms = plat_name;
-    to.nworkloads = NAPPS;
-    to.workloads = app_name;
-    to.task_runtime_s = rt;
+    pl_two_level_opts to = table_opts(NPLAT, plat_name, NAPPS, app_name, rt);
     int32_t n = 0, cap = 0;
     for (int k = 0; k < NAPPS; k++)
         cap += (int32_t)ceil(kim_csv_lookup(&t37, "app", app_name[k], NULL, NULL, "tasks") / 60);
@@ -74,8 +75,7 @@ static void test_level1_table36_fixture(void **state)
     int32_t got[NAPPS * NPLAT] = {0}, placed = 0;
     for (int32_t i = 0; i < n; i++) {
         pl_decision_info info;
-        assert_pl_ok(pl_decision_get(d, i, &info));
-        if (info.kind != PL_DECISION_PLACED)
+        if (!kim_placed(d, i, &info))
             continue;
         placed++;
         const char *m = kim_name(t, info.machine);
@@ -121,13 +121,7 @@ static void test_two_platforms_by_hand(void **state)
         q[i] = mkjob(i < 4 ? "b" : "a", 1, 0, i < 4 ? "B" : "A", "1");
     static const char *const plats[2] = {"fast", "slow"}, *const works[2] = {"A", "B"};
     static const double rt[4] = {1, 4, 2, 2};
-    pl_two_level_opts to;
-    pl_two_level_opts_init(&to);
-    to.nplatforms = 2;
-    to.platforms = plats;
-    to.nworkloads = 2;
-    to.workloads = works;
-    to.task_runtime_s = rt;
+    pl_two_level_opts to = table_opts(2, plats, 2, works, rt);
     pl_decision *d = place_tl(t, NULL, q, 8, NULL, &to);
     for (int i = 0; i < 8; i++)
         assert_string_equal(kim_name(t, dec(d, i, PL_DECISION_PLACED).machine), i < 4 ? "slow0" : "fast0");
@@ -149,10 +143,7 @@ static void test_two_platforms_by_hand(void **state)
 static void test_single_platform_fair_split(void **state)
 {
     (void)state;
-    pl_topology *m, *t;
-    assert_pl_ok(pl_topology_builtin("minsky", &m));
-    assert_pl_ok(pl_topology_cluster(m, 2, 2, 0, &t));
-    pl_topology_free(m);
+    pl_topology *t = minsky_cluster(2, 2);
     pl_job *q[16];
     for (int i = 0; i < 16; i++)
         q[i] = mkjob(i < 8 ? "a" : "b", 1, 0, i < 8 ? "A" : "B", "1");
@@ -160,8 +151,7 @@ static void test_single_platform_fair_split(void **state)
     int placed[2] = {0, 0};
     for (int i = 0; i < 16; i++) {
         pl_decision_info info;
-        assert_pl_ok(pl_decision_get(d, i, &info));
-        placed[i >= 8] += info.kind == PL_DECISION_PLACED;
+        placed[i >= 8] += kim_placed(d, i, &info);
     }
     assert_int_equal(placed[0], 4);
     assert_int_equal(placed[1], 4);
@@ -184,15 +174,11 @@ static void test_single_platform_fair_split(void **state)
  * queue order. */
 static void level2_case(double x_slow, int v_first_in_queue)
 {
-    pl_topology *t;
-    assert_pl_ok(pl_topology_builtin("minsky", &t));
-    pl_profile_set *ps;
-    assert_pl_ok(pl_profile_set_create(&ps));
-    static const char *const types[] = {"V", "X", "hog", "calm"};
-    for (int i = 0; i < 4; i++)
-        assert_pl_ok(pl_profile_set_add_solo(ps, types[i], "1", 1, PL_SPREAD_INTRA_SOCKET, 10));
-    assert_pl_ok(pl_profile_set_add_colocated(ps, "V", "1", 1, "hog", "1", 1, 20));
-    assert_pl_ok(pl_profile_set_add_colocated(ps, "X", "1", 1, "hog", "1", 1, 10 * x_slow));
+    pl_topology *t = minsky();
+    static const kim_solo solo[] = {{"V", 1, PL_SPREAD_INTRA_SOCKET, 10}, {"X", 1, PL_SPREAD_INTRA_SOCKET, 10},
+                                    {"hog", 1, PL_SPREAD_INTRA_SOCKET, 10}, {"calm", 1, PL_SPREAD_INTRA_SOCKET, 10}};
+    const kim_coloc co[] = {{"V", 1, "hog", 1, 20}, {"X", 1, "hog", 1, 10 * x_slow}};
+    pl_profile_set *ps = KIM_PROFILES(solo, co);
     pl_job *hog = mkjob("hog", 1, 0, "hog", "1"), *calm = mkjob("calm", 1, 0, "calm", "1");
     running_set rs = {0};
     int32_t g0 = vx(t, "machine/package0/gpu0"), g1 = vx(t, "machine/package0/gpu1");
@@ -224,51 +210,32 @@ static void test_level2_corunner_affinity(void **state)
     level2_case(3.0, 1);   /* queue [V, X]: X (CA 0.5 > 0.25) chooses first */
 }
 
-static void expect_einval(const pl_two_level_opts *to, const void *raw, const char *msg)
-{
-    pl_topology *t;
-    assert_pl_ok(pl_topology_builtin("minsky", &t));
-    pl_job *j = mkjob("j", 1, 0, "A", "1");
-    pl_policy_opts o;
-    pl_policy_opts_init(&o);
-    o.policy = "two-level";
-    o.policy_opts = raw ? raw : to;
-    pl_decision *d;
-    assert_pl_status(pl_policy_place(&o, t, NULL, 0, &j, 1, &d), PL_EINVAL);
-    if (!strstr(pl_last_error(), msg))
-        fail_msg("message \"%s\" does not mention \"%s\"", pl_last_error(), msg);
-    pl_job_free(j);
-    pl_topology_free(t);
-}
-
 static void test_option_errors(void **state)
 {
     (void)state;
+    pl_topology *t = minsky();
+    pl_job *j = mkjob("j", 1, 0, "A", "1");
     static const char *const dup[2] = {"gene", "gene"}, *const works[1] = {"A"}, *const empty[1] = {""};
     static const double rt[2] = {1, 2}, bad[2] = {1, 0};
-    pl_two_level_opts to;
-    pl_two_level_opts_init(&to);
-    to.nplatforms = 2;
-    to.platforms = dup;
-    to.nworkloads = 1;
-    to.workloads = works;
-    to.task_runtime_s = rt;
-    expect_einval(&to, NULL, "listed twice");
+    pl_two_level_opts to = table_opts(2, dup, 1, works, rt);
+    kim_expect_einval("two-level", t, &j, &to, "listed twice");
     static const char *const plats[2] = {"gene", "lcloud"};
     to.platforms = plats;
     to.task_runtime_s = bad;
-    expect_einval(&to, NULL, "task_runtime_s");
+    kim_expect_einval("two-level", t, &j, &to, "task_runtime_s");
     to.task_runtime_s = NULL;
-    expect_einval(&to, NULL, "needs names and task_runtime_s");
+    kim_expect_einval("two-level", t, &j, &to, "needs names and task_runtime_s");
     to.task_runtime_s = rt;
     to.nplatforms = 1;
     to.platforms = empty;
-    expect_einval(&to, NULL, "empty");
+    kim_expect_einval("two-level", t, &j, &to, "empty");
     to.nplatforms = -1;
-    expect_einval(&to, NULL, "< 0");
+    kim_expect_einval("two-level", t, &j, &to, "< 0");
     pl_sa_policy_opts other;
     pl_sa_policy_opts_init(&other);
-    expect_einval(NULL, &other, "not this policy's options");
+    kim_expect_einval("two-level", t, &j, &other, "not this policy's options");
+    pl_job_free(j);
+    pl_topology_free(t);
 }
 
 int main(void)

@@ -1,60 +1,7 @@
 /* The trace-driven simulator: event order, a hand-checked run, metric
  * definitions, the allocation check, determinism and the scenarios. */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include "../common/testutil.h"
+#include "simtest.h"
 #include "sim/sim_impl.h"
-
-#define EPS 1e-6
-
-static pl_topology *minsky_cluster(int32_t machines)
-{
-    pl_topology *m = NULL, *c = NULL;
-    assert_pl_ok(pl_topology_builtin("minsky", &m));
-    assert_pl_ok(pl_topology_cluster(m, machines, 32, 0, &c));
-    pl_topology_free(m);
-    return c;
-}
-
-/* A job of k one-GPU tasks; type NULL: no profile (duration used). */
-static pl_job *job(const char *name, int k, double arrival, const char *type, const char *size,
-                   double duration)
-{
-    pl_job *j = NULL;
-    assert_pl_ok(pl_job_create(name, &j));
-    for (int i = 0; i < k; i++)
-        assert_pl_ok(pl_job_add_task(j, NULL, NULL));
-    if (k > 1)
-        assert_pl_ok(pl_job_add_all_to_all(j, 1));
-    assert_pl_ok(pl_job_set_arrival(j, arrival));
-    if (type)
-        assert_pl_ok(pl_job_set_workload(j, type, size));
-    if (duration > 0)
-        assert_pl_ok(pl_job_set_duration(j, duration));
-    return j;
-}
-
-static pl_sim_result *run(const pl_topology *t, const pl_jobset *js, const char *policy)
-{
-    pl_sim_opts o;
-    pl_sim_opts_init(&o);
-    o.policy.policy = policy;
-    pl_sim *sim = NULL;
-    pl_sim_result *res = NULL;
-    assert_pl_ok(pl_sim_create(t, js, &o, &sim));
-    assert_pl_ok(pl_sim_run(sim, &res));
-    pl_sim_free(sim);
-    return res;
-}
-
-static pl_sim_job_record rec(const pl_sim_result *r, int i)
-{
-    pl_sim_job_record x;
-    assert_pl_ok(pl_sim_result_job(r, i, &x));
-    return x;
-}
 
 /* ---- event heap -------------------------------------------------------------- */
 
@@ -95,6 +42,14 @@ static void test_heap_order(void **s)
 
 /* ---- a run checked by hand ------------------------------------------------------ */
 
+/* J0 (AlexNet b1, 1 GPU) at 0.5, J1 (b4, 1 GPU) at 2.2, J2 (b1, 3 GPUs) at 10. */
+static pl_jobset *alexnet_jobs(void)
+{
+    return SIM_JOBS(sim_profiled_job("j0", 1, 0.5, "bvlc_alexnet", "1"),
+                    sim_profiled_job("j1", 1, 2.2, "bvlc_alexnet", "4"),
+                    sim_profiled_job("j2", 3, 10, "bvlc_alexnet", "1"));
+}
+
 /* One Minsky, fcfs, rounds every second. Profile values (the SC17 artifact's):
  * AlexNet b1 1 GPU solo 69.165 s, 75.03 s next to AlexNet b4 1 GPU;
  * AlexNet b4 1 GPU solo 109.435 s, 114.86 s next to AlexNet b1 (1 or 3 GPUs);
@@ -117,13 +72,9 @@ static void test_heap_order(void **s)
 static void test_hand_checked(void **s)
 {
     (void)s;
-    pl_topology *t = minsky_cluster(1);
-    pl_jobset *js = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_jobset_add(js, job("j0", 1, 0.5, "bvlc_alexnet", "1", 0), NULL));
-    assert_pl_ok(pl_jobset_add(js, job("j1", 1, 2.2, "bvlc_alexnet", "4", 0), NULL));
-    assert_pl_ok(pl_jobset_add(js, job("j2", 3, 10, "bvlc_alexnet", "1", 0), NULL));
-    pl_sim_result *r = run(t, js, "fcfs");
+    pl_topology *t = sim_minsky(1);
+    pl_jobset *js = alexnet_jobs();
+    pl_sim_result *r = sim_run(t, js, "fcfs");
 
     double f0 = 3 + (1 - 2 / 69.165) * 75.03;
     double w1 = 1 - (f0 - 3) / 114.86 - (76 - f0) / 109.435;
@@ -132,31 +83,28 @@ static void test_hand_checked(void **s)
     double f2 = f1 + (1 - (f1 - 76) / (T2 * 173.05 / 170.36)) * T2;
     assert_true(fabs(f0 - 75.8604) < 1e-3 && fabs(f1 - 117.853) < 1e-3 && fabs(f2 - 289.39) < 1e-2);
 
-    pl_sim_job_record a = rec(r, 0), b = rec(r, 1), c = rec(r, 2);
+    pl_sim_job_record a = sim_rec(r, 0), b = sim_rec(r, 1), c = sim_rec(r, 2);
     assert_int_equal(a.state, PL_SIM_DONE);
-    assert_true(fabs(a.start - 1) < EPS && fabs(a.finish - f0) < EPS && fabs(a.wait - 0.5) < EPS);
-    assert_true(fabs(a.ideal_time - 69.165) < EPS && fabs(a.slowdown - (f0 - 1) / 69.165) < EPS);
-    assert_true(fabs(b.start - 3) < EPS && fabs(b.finish - f1) < EPS && fabs(b.wait - 0.8) < EPS);
-    assert_true(fabs(c.start - 76) < EPS && fabs(c.finish - f2) < EPS && fabs(c.wait - 66) < EPS);
-    assert_true(fabs(c.ideal_time - T2) < EPS && fabs(c.slowdown - (f2 - 76) / T2) < EPS);
+    assert_true(fabs(a.start - 1) < SIM_EPS && fabs(a.finish - f0) < SIM_EPS && fabs(a.wait - 0.5) < SIM_EPS);
+    assert_true(fabs(a.ideal_time - 69.165) < SIM_EPS && fabs(a.slowdown - (f0 - 1) / 69.165) < SIM_EPS);
+    assert_true(fabs(b.start - 3) < SIM_EPS && fabs(b.finish - f1) < SIM_EPS && fabs(b.wait - 0.8) < SIM_EPS);
+    assert_true(fabs(c.start - 76) < SIM_EPS && fabs(c.finish - f2) < SIM_EPS && fabs(c.wait - 66) < SIM_EPS);
+    assert_true(fabs(c.ideal_time - T2) < SIM_EPS && fabs(c.slowdown - (f2 - 76) / T2) < SIM_EPS);
     assert_int_equal(a.cross_socket, 0);
     assert_int_equal(c.cross_socket, 1);
     assert_int_equal(c.machine, 0);
 
-    pl_sim_summary m;
-    assert_pl_ok(pl_sim_result_summary(r, &m));
+    pl_sim_summary m = sim_sum(r);
     assert_int_equal(m.done, 3);
-    assert_true(fabs(m.makespan - (f2 - 0.5)) < EPS);
-    assert_true(fabs(m.mean_wait - (0.5 + 0.8 + 66) / 3) < EPS);
-    assert_true(fabs(m.max_wait - 66) < EPS);
-    assert_true(fabs(m.mean_turnaround - ((f0 - 0.5) + (f1 - 2.2) + (f2 - 10)) / 3) < EPS);
+    assert_true(fabs(m.makespan - (f2 - 0.5)) < SIM_EPS);
+    assert_true(fabs(m.mean_wait - (0.5 + 0.8 + 66) / 3) < SIM_EPS);
+    assert_true(fabs(m.max_wait - 66) < SIM_EPS);
+    assert_true(fabs(m.mean_turnaround - ((f0 - 0.5) + (f1 - 2.2) + (f2 - 10)) / 3) < SIM_EPS);
     /* All three were slowed by a neighbour. */
     assert_int_equal(m.slower_than_ideal, 3);
     /* Rounds: 1, 3, 10 (J2 waits), 76. */
     assert_int_equal(m.rounds, 4);
-    pl_sim_result_free(r);
-    pl_jobset_free(js);
-    pl_topology_free(t);
+    sim_free(r, js, t);
 }
 
 /* The same three jobs under the artifact's run-time model: run time =
@@ -169,31 +117,21 @@ static void test_hand_checked(void **s)
 static void test_artifact_runtime(void **s)
 {
     (void)s;
-    pl_topology *t = minsky_cluster(1);
-    pl_jobset *js = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_jobset_add(js, job("j0", 1, 0.5, "bvlc_alexnet", "1", 0), NULL));
-    assert_pl_ok(pl_jobset_add(js, job("j1", 1, 2.2, "bvlc_alexnet", "4", 0), NULL));
-    assert_pl_ok(pl_jobset_add(js, job("j2", 3, 10, "bvlc_alexnet", "1", 0), NULL));
-    pl_sim_opts o;
-    pl_sim_opts_init(&o);
-    o.policy.policy = "fcfs";
+    pl_topology *t = sim_minsky(1);
+    pl_jobset *js = alexnet_jobs();
+    pl_sim_opts o = sim_opts("fcfs");
     o.runtime = PL_SIM_RUNTIME_ARTIFACT;
-    pl_sim *sim = NULL;
-    pl_sim_result *r = NULL;
-    assert_pl_ok(pl_sim_create(t, js, &o, &sim));
-    assert_pl_ok(pl_sim_run(sim, &r));
+    pl_sim_result *r = sim_run_opts(t, js, &o);
     double T2 = 170.36 * 159.115 / 127.415;
-    assert_true(fabs(rec(r, 0).finish - 76.03) < EPS);
-    assert_true(fabs(rec(r, 1).finish - 117.86) < EPS);
-    assert_true(fabs(rec(r, 2).start - 77) < EPS);
-    assert_true(fabs(rec(r, 2).finish - (77 + T2)) < EPS);
+    assert_true(fabs(sim_rec(r, 0).finish - 76.03) < SIM_EPS);
+    assert_true(fabs(sim_rec(r, 1).finish - 117.86) < SIM_EPS);
+    assert_true(fabs(sim_rec(r, 2).start - 77) < SIM_EPS);
+    assert_true(fabs(sim_rec(r, 2).finish - (77 + T2)) < SIM_EPS);
     pl_sim_result_free(r);
-    pl_sim_free(sim);
     o.runtime = (pl_sim_runtime)7;
+    pl_sim *sim = NULL;
     assert_pl_status(pl_sim_create(t, js, &o, &sim), PL_EINVAL);
-    pl_jobset_free(js);
-    pl_topology_free(t);
+    sim_free(NULL, js, t);
 }
 
 /* ---- metric definitions ------------------------------------------------------------ */
@@ -208,32 +146,26 @@ static void test_artifact_runtime(void **s)
 static void test_metrics(void **s)
 {
     (void)s;
-    pl_topology *t = minsky_cluster(1);
-    pl_jobset *js = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_jobset_add(js, job("a", 1, 0, NULL, NULL, 10), NULL));
-    assert_pl_ok(pl_jobset_add(js, job("b", 4, 0.2, NULL, NULL, 20), NULL));
-    assert_pl_ok(pl_jobset_add(js, job("c", 5, 0.3, NULL, NULL, 1), NULL));
-    pl_job *d = job("d", 1, 0.4, NULL, NULL, 5);
+    pl_topology *t = sim_minsky(1);
+    pl_job *d = sim_job("d", 1, 0, 0.4, 5);
     assert_pl_ok(pl_job_set_slo(d, 8));
-    assert_pl_ok(pl_jobset_add(js, d, NULL));
-    pl_sim_result *r = run(t, js, "fcfs");
-    assert_true(fabs(rec(r, 0).finish - 10) < EPS);
-    assert_true(fabs(rec(r, 1).start - 10) < EPS && fabs(rec(r, 1).finish - 30) < EPS);
-    assert_int_equal(rec(r, 2).state, PL_SIM_REJECTED);
-    assert_true(rec(r, 2).start == -1);
-    assert_true(fabs(rec(r, 3).start - 30) < EPS && fabs(rec(r, 3).finish - 35) < EPS);
-    pl_sim_summary m;
-    assert_pl_ok(pl_sim_result_summary(r, &m));
+    pl_jobset *js = SIM_JOBS(sim_job("a", 1, 0, 0, 10), sim_job("b", 4, 0, 0.2, 20), sim_job("c", 5, 0, 0.3, 1), d);
+    pl_sim_result *r = sim_run(t, js, "fcfs");
+    assert_true(fabs(sim_rec(r, 0).finish - 10) < SIM_EPS);
+    assert_true(fabs(sim_rec(r, 1).start - 10) < SIM_EPS && fabs(sim_rec(r, 1).finish - 30) < SIM_EPS);
+    assert_int_equal(sim_rec(r, 2).state, PL_SIM_REJECTED);
+    assert_true(sim_rec(r, 2).start == -1);
+    assert_true(fabs(sim_rec(r, 3).start - 30) < SIM_EPS && fabs(sim_rec(r, 3).finish - 35) < SIM_EPS);
+    pl_sim_summary m = sim_sum(r);
     assert_int_equal(m.jobs, 4);
     assert_int_equal(m.done, 3);
     assert_int_equal(m.rejected, 1);
     assert_int_equal(m.unfinished, 0);
-    assert_true(fabs(m.makespan - 35) < EPS);
-    assert_true(fabs(m.mean_wait - (0 + 9.8 + 29.6) / 3) < EPS);
-    assert_true(fabs(m.max_wait - 29.6) < EPS);
-    assert_true(fabs(m.mean_turnaround - (10 + 29.8 + 34.6) / 3) < EPS);
-    assert_true(fabs(m.mean_slowdown - 1) < EPS);
+    assert_true(fabs(m.makespan - 35) < SIM_EPS);
+    assert_true(fabs(m.mean_wait - (0 + 9.8 + 29.6) / 3) < SIM_EPS);
+    assert_true(fabs(m.max_wait - 29.6) < SIM_EPS);
+    assert_true(fabs(m.mean_turnaround - (10 + 29.8 + 34.6) / 3) < SIM_EPS);
+    assert_true(fabs(m.mean_slowdown - 1) < SIM_EPS);
     assert_int_equal(m.slower_than_ideal, 0);
     assert_int_equal(m.slo_violations, 1);
     /* Rounds 0, 1, 10, 30 (nothing changes between them). */
@@ -243,33 +175,23 @@ static void test_metrics(void **s)
     assert_int_equal(n, 4);
     assert_non_null(times);
     assert_true(m.decision_max >= m.decision_p50 && m.decision_p50 >= 0);
-    pl_sim_result_free(r);
-    pl_jobset_free(js);
-    pl_topology_free(t);
+    sim_free(r, js, t);
 }
 
 /* A job with neither a profile nor a duration cannot be timed. */
 static void test_untimed_job(void **s)
 {
     (void)s;
-    pl_topology *t = minsky_cluster(1);
-    pl_jobset *js = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_jobset_add(js, job("x", 1, 0, "nosuch", "1", 0), NULL));
-    pl_sim *sim = NULL;
-    pl_sim_result *res = NULL;
-    assert_pl_ok(pl_sim_create(t, js, NULL, &sim));
-    assert_pl_status(pl_sim_run(sim, &res), PL_EINVAL);
-    assert_non_null(strstr(pl_last_error(), "no profiled solo time"));
-    assert_null(res);
-    pl_sim_free(sim);
+    pl_topology *t = sim_minsky(1);
+    pl_jobset *js = SIM_JOBS(sim_profiled_job("x", 1, 0, "nosuch", "1"));
+    sim_run_fails(t, js, NULL, PL_EINVAL, "no profiled solo time");
     pl_sim_opts o;
     pl_sim_opts_init(&o);
     o.interval = 0;
+    pl_sim *sim = NULL;
     assert_pl_status(pl_sim_create(t, js, &o, &sim), PL_EINVAL);
     assert_pl_status(pl_sim_create(NULL, js, NULL, &sim), PL_EINVAL);
-    pl_jobset_free(js);
-    pl_topology_free(t);
+    sim_free(NULL, js, t);
 }
 
 /* ---- the allocation check ------------------------------------------------------------ */
@@ -299,24 +221,12 @@ static void double_booking(double second_arrival)
 {
     static const pl_policy_ops ops = {"test-double-book", "puts everything on gpu0", greedy_first_gpu};
     assert_pl_ok(pl_policy_register(&ops));
-    pl_topology *t = minsky_cluster(1);
-    pl_jobset *js = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_jobset_add(js, job("first", 1, 0, NULL, NULL, 100), NULL));
-    assert_pl_ok(pl_jobset_add(js, job("second", 1, second_arrival, NULL, NULL, 100), NULL));
-    pl_sim_opts o;
-    pl_sim_opts_init(&o);
-    o.policy.policy = "test-double-book";
-    pl_sim *sim = NULL;
-    pl_sim_result *res = NULL;
-    assert_pl_ok(pl_sim_create(t, js, &o, &sim));
-    assert_pl_status(pl_sim_run(sim, &res), PL_EINTERNAL);
-    assert_null(res);
-    assert_non_null(strstr(pl_last_error(), "GPU cluster/rack0/node0/package0/gpu0 given to job second "
-                                            "is already held by job first"));
-    pl_sim_free(sim);
-    pl_jobset_free(js);
-    pl_topology_free(t);
+    pl_topology *t = sim_minsky(1);
+    pl_jobset *js = SIM_JOBS(sim_job("first", 1, 0, 0, 100), sim_job("second", 1, 0, second_arrival, 100));
+    pl_sim_opts o = sim_opts("test-double-book");
+    sim_run_fails(t, js, &o, PL_EINTERNAL,
+                  "GPU cluster/rack0/node0/package0/gpu0 given to job second is already held by job first");
+    sim_free(NULL, js, t);
     assert_pl_ok(pl_policy_unregister("test-double-book"));
 }
 
@@ -340,8 +250,8 @@ static void test_s1_all_policies(void **s)
     static const char *const pols[] = {"topo-aware", "topo-aware-p", "fcfs", "bf"};
     pl_sim_summary m[4];
     for (int p = 0; p < 4; p++) {
-        pl_sim_result *r = run(t, js, pols[p]);
-        assert_pl_ok(pl_sim_result_summary(r, &m[p]));
+        pl_sim_result *r = sim_run(t, js, pols[p]);
+        m[p] = sim_sum(r);
         assert_int_equal(m[p].done, 100);
         pl_sim_result_free(r);
     }
@@ -357,42 +267,14 @@ static void test_s1_all_policies(void **s)
 
 /* ---- determinism --------------------------------------------------------------------- */
 
-static char *csv_of(const pl_sim_result *r, size_t *len)
-{
-    char *buf = NULL;
-    FILE *f = open_memstream(&buf, len);
-    assert_non_null(f);
-    assert_pl_ok(pl_sim_result_write_csv(r, f));
-    fclose(f);
-    return buf;
-}
-
 static void test_determinism(void **s)
 {
     (void)s;
-    pl_sim_scenario_opts so;
-    pl_sim_scenario_opts_init(&so);
-    so.jobs = 150;
-    so.machines = 6;
-    so.seed = 42;
-    char *csv[2];
-    size_t len[2];
-    for (int k = 0; k < 2; k++) {
-        pl_topology *t = NULL;
-        pl_jobset *js = NULL;
-        assert_pl_ok(pl_sim_scenario("sc17-s2", &so, &t, &js));
-        pl_sim_result *r = run(t, js, "topo-aware-p");
-        csv[k] = csv_of(r, &len[k]);
-        pl_sim_result_free(r);
-        pl_jobset_free(js);
-        pl_topology_free(t);
-    }
-    assert_true(len[0] > 150 * 40);
-    assert_int_equal(len[0], len[1]);
-    assert_memory_equal(csv[0], csv[1], len[0]);
-    assert_non_null(strstr(csv[0], "job,name,state,gpus,arrival,start,finish,wait,run_time,"));
-    free(csv[0]);
-    free(csv[1]);
+    size_t len;
+    char *csv = sim_csv_twice(150, 6, 42, "topo-aware-p", pl_sim_result_write_csv, NULL, &len);
+    assert_true(len > 150 * 40);
+    assert_non_null(strstr(csv, "job,name,state,gpus,arrival,start,finish,wait,run_time,"));
+    free(csv);
 
     /* Another seed, another workload. */
     pl_jobset *a = NULL, *b = NULL;
@@ -459,10 +341,8 @@ static void test_scenarios(void **s)
     assert_int_equal(nm, 1);
     /* The prototype: topo-aware-p keeps every job at its ideal speed and
      * finishes first (the paper: 356.9 s against 454.2 - 461.7 s). */
-    pl_sim_result *rp = run(t, js, "topo-aware-p"), *rf = run(t, js, "fcfs");
-    pl_sim_summary mp, mf;
-    assert_pl_ok(pl_sim_result_summary(rp, &mp));
-    assert_pl_ok(pl_sim_result_summary(rf, &mf));
+    pl_sim_result *rp = sim_run(t, js, "topo-aware-p"), *rf = sim_run(t, js, "fcfs");
+    pl_sim_summary mp = sim_sum(rp), mf = sim_sum(rf);
     assert_int_equal(mp.done, 6);
     assert_int_equal(mp.slower_than_ideal, 0);
     assert_int_equal(mp.below_min_utility, 0);
@@ -483,9 +363,8 @@ static void test_scenarios(void **s)
     assert_int_equal(nm, 10);
     static const char *const pols[] = {"topo-aware", "topo-aware-p", "fcfs", "bf"};
     for (int p = 0; p < 4; p++) {
-        pl_sim_result *r = run(t, js, pols[p]);
-        pl_sim_summary m;
-        assert_pl_ok(pl_sim_result_summary(r, &m));
+        pl_sim_result *r = sim_run(t, js, pols[p]);
+        pl_sim_summary m = sim_sum(r);
         assert_int_equal(m.done, 200);
         assert_true(m.makespan > 0 && m.mean_slowdown >= 0.99);
         pl_sim_result_free(r);
@@ -507,7 +386,7 @@ static void test_svg(void **s)
     pl_topology *t = NULL;
     pl_jobset *js = NULL;
     assert_pl_ok(pl_sim_scenario("sc17-proto", NULL, &t, &js));
-    const pl_sim_result *rs[2] = {run(t, js, "topo-aware-p"), run(t, js, "bf")};
+    const pl_sim_result *rs[2] = {sim_run(t, js, "topo-aware-p"), sim_run(t, js, "bf")};
     const char *labels[2] = {"topo-aware-p", "b<f"};
     char *buf = NULL;
     size_t len = 0;

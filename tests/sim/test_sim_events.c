@@ -4,11 +4,13 @@
 #include "simtest.h"
 #include "sim/sim_impl.h"
 
-static int32_t vertex(const pl_topology *t, const char *path)
+/* Options of one policy with one failure. */
+static pl_sim_opts with_failure(const char *policy, const pl_sim_failure *f)
 {
-    int32_t v = -1;
-    assert_pl_ok(pl_topology_find(t, path, &v));
-    return v;
+    pl_sim_opts o = sim_opts(policy);
+    o.failures = f;
+    o.nfailures = 1;
+    return o;
 }
 
 /* Same time: finish < failure < repair < task start < arrival < round. */
@@ -41,15 +43,9 @@ static void test_failure_restart(void **s)
 {
     (void)s;
     pl_topology *t = sim_minsky(1);
-    pl_jobset *js = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_jobset_add(js, sim_job("a", 1, 0, 0, 100), NULL));
-    pl_sim_failure f = {30, vertex(t, "cluster/rack0/node0/package0/gpu0"), 50};
-    pl_sim_opts o;
-    pl_sim_opts_init(&o);
-    o.policy.policy = "fcfs";
-    o.failures = &f;
-    o.nfailures = 1;
+    pl_jobset *js = SIM_JOBS(sim_job("a", 1, 0, 0, 100));
+    pl_sim_failure f = {30, sim_vertex(t, "cluster/rack0/node0/package0/gpu0"), 50};
+    pl_sim_opts o = with_failure("fcfs", &f);
     pl_sim_result *r = sim_run_opts(t, js, &o);
     pl_sim_job_record a = sim_rec(r, 0);
     assert_int_equal(a.state, PL_SIM_DONE);
@@ -65,15 +61,12 @@ static void test_failure_restart(void **s)
     static const int used[4] = {1, 1, 1, 0}, failed[4] = {0, 1, 0, 0};
     assert_int_equal(pl_sim_result_timeline_count(r), 4);
     for (int i = 0; i < 4; i++) {
-        pl_sim_sample p;
-        assert_pl_ok(pl_sim_result_timeline(r, i, &p));
+        pl_sim_sample p = sim_sample(r, i);
         assert_true(p.time == times[i]);
         assert_int_equal(p.gpus_used, used[i]);
         assert_int_equal(p.gpus_failed, failed[i]);
     }
-    pl_sim_result_free(r);
-    pl_jobset_free(js);
-    pl_topology_free(t);
+    sim_free(r, js, t);
 }
 
 /* One Minsky, bf. B (4 GPUs, 50 s) at 0 runs from round 0; gpu2 fails at
@@ -85,16 +78,9 @@ static void test_failure_waits_for_repair(void **s)
 {
     (void)s;
     pl_topology *t = sim_minsky(1);
-    pl_jobset *js = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_jobset_add(js, sim_job("b", 4, 0, 0, 50), NULL));
-    assert_pl_ok(pl_jobset_add(js, sim_job("c", 1, 0, 15, 20), NULL));
-    pl_sim_failure f = {10, vertex(t, "cluster/rack0/node0/package1/gpu2"), 40};
-    pl_sim_opts o;
-    pl_sim_opts_init(&o);
-    o.policy.policy = "bf";
-    o.failures = &f;
-    o.nfailures = 1;
+    pl_jobset *js = SIM_JOBS(sim_job("b", 4, 0, 0, 50), sim_job("c", 1, 0, 15, 20));
+    pl_sim_failure f = {10, sim_vertex(t, "cluster/rack0/node0/package1/gpu2"), 40};
+    pl_sim_opts o = with_failure("bf", &f);
     pl_sim_result *r = sim_run_opts(t, js, &o);
     pl_sim_job_record b = sim_rec(r, 0), c = sim_rec(r, 1);
     assert_true(b.start == 50 && b.finish == 100 && b.wait == 50);
@@ -113,9 +99,7 @@ static void test_failure_waits_for_repair(void **s)
     assert_true(sim_rec(r, 0).start == -1 && sim_rec(r, 0).placed == -1);
     assert_int_equal(sim_rec(r, 1).state, PL_SIM_DONE);
     assert_int_equal(sim_sum(r).unfinished, 1);
-    pl_sim_result_free(r);
-    pl_jobset_free(js);
-    pl_topology_free(t);
+    sim_free(r, js, t);
 }
 
 /* The profiled run of test_sim.c's hand-checked case, with a startup delay
@@ -129,23 +113,10 @@ static void test_startup_delay(void **s)
 {
     (void)s;
     pl_topology *t = sim_minsky(1);
-    pl_jobset *js = NULL;
-    pl_job *j0 = NULL, *j1 = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_job_create("j0", &j0));
-    assert_pl_ok(pl_job_add_task(j0, NULL, NULL));
-    assert_pl_ok(pl_job_set_arrival(j0, 0.5));
-    assert_pl_ok(pl_job_set_workload(j0, "bvlc_alexnet", "1"));
-    assert_pl_ok(pl_job_create("j1", &j1));
-    assert_pl_ok(pl_job_add_task(j1, NULL, NULL));
-    assert_pl_ok(pl_job_set_arrival(j1, 2.2));
-    assert_pl_ok(pl_job_set_workload(j1, "bvlc_alexnet", "4"));
-    assert_pl_ok(pl_jobset_add(js, j0, NULL));
-    assert_pl_ok(pl_jobset_add(js, j1, NULL));
+    pl_jobset *js = SIM_JOBS(sim_profiled_job("j0", 1, 0.5, "bvlc_alexnet", "1"),
+                             sim_profiled_job("j1", 1, 2.2, "bvlc_alexnet", "4"));
     static const double delays[2] = {0, 10};
-    pl_sim_opts o;
-    pl_sim_opts_init(&o);
-    o.policy.policy = "fcfs";
+    pl_sim_opts o = sim_opts("fcfs");
     o.job_startup_delay = delays;
     pl_sim_result *r = sim_run_opts(t, js, &o);
     double f0 = 13 + (1 - 12 / 69.165) * 75.03;
@@ -158,7 +129,7 @@ static void test_startup_delay(void **s)
     /* While J1 starts up it holds gpu1: 2 GPUs used from 3. */
     pl_sim_sample p = {0};
     for (int64_t i = 0; i < pl_sim_result_timeline_count(r) && p.time != 3; i++)
-        assert_pl_ok(pl_sim_result_timeline(r, i, &p));
+        p = sim_sample(r, i);
     assert_true(p.time == 3 && p.gpus_used == 2 && p.running == 2);
     pl_sim_result_free(r);
 
@@ -172,8 +143,7 @@ static void test_startup_delay(void **s)
     o.startup_delay = -1;
     pl_sim *sim = NULL;
     assert_pl_status(pl_sim_create(t, js, &o, &sim), PL_EINVAL);
-    pl_jobset_free(js);
-    pl_topology_free(t);
+    sim_free(NULL, js, t);
 }
 
 /* A job in its startup delay holds its GPUs: C (4 GPUs) cannot start until
@@ -183,23 +153,15 @@ static void test_startup_holds_resources(void **s)
 {
     (void)s;
     pl_topology *t = sim_minsky(1);
-    pl_jobset *js = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_jobset_add(js, sim_job("a", 1, 0, 0, 10), NULL));
-    assert_pl_ok(pl_jobset_add(js, sim_job("b", 1, 0, 1, 10), NULL));
-    assert_pl_ok(pl_jobset_add(js, sim_job("c", 4, 0, 2, 1), NULL));
+    pl_jobset *js = SIM_JOBS(sim_job("a", 1, 0, 0, 10), sim_job("b", 1, 0, 1, 10), sim_job("c", 4, 0, 2, 1));
     static const double delays[3] = {5, 0, 0};
-    pl_sim_opts o;
-    pl_sim_opts_init(&o);
-    o.policy.policy = "fcfs";
+    pl_sim_opts o = sim_opts("fcfs");
     o.job_startup_delay = delays;
     pl_sim_result *r = sim_run_opts(t, js, &o);
     assert_true(sim_rec(r, 0).start == 5 && sim_rec(r, 0).finish == 15);
     assert_true(sim_rec(r, 1).start == 1 && sim_rec(r, 1).finish == 11);
     assert_true(sim_rec(r, 2).placed == 15 && sim_rec(r, 2).finish == 16);
-    pl_sim_result_free(r);
-    pl_jobset_free(js);
-    pl_topology_free(t);
+    sim_free(r, js, t);
 }
 
 /* A failure while the job is still starting up kills it too; the stale
@@ -210,24 +172,16 @@ static void test_failure_during_startup(void **s)
 {
     (void)s;
     pl_topology *t = sim_minsky(1);
-    pl_jobset *js = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_jobset_add(js, sim_job("a", 1, 0, 0, 10), NULL));
-    pl_sim_failure f = {2, vertex(t, "cluster/rack0/node0/package0/gpu0"), 0};
-    pl_sim_opts o;
-    pl_sim_opts_init(&o);
-    o.policy.policy = "fcfs";
+    pl_jobset *js = SIM_JOBS(sim_job("a", 1, 0, 0, 10));
+    pl_sim_failure f = {2, sim_vertex(t, "cluster/rack0/node0/package0/gpu0"), 0};
+    pl_sim_opts o = with_failure("fcfs", &f);
     o.startup_delay = 5;
-    o.failures = &f;
-    o.nfailures = 1;
     pl_sim_result *r = sim_run_opts(t, js, &o);
     pl_sim_job_record a = sim_rec(r, 0);
     assert_true(a.placed == 2 && a.start == 7 && a.finish == 17);
     assert_int_equal(a.restarts, 1);
     assert_true(sim_sum(r).lost_gpu_seconds == 2);
-    pl_sim_result_free(r);
-    pl_jobset_free(js);
-    pl_topology_free(t);
+    sim_free(r, js, t);
 }
 
 /* A broken policy that always takes gpu0 (which is down). */
@@ -249,27 +203,17 @@ static void test_failed_gpu_check(void **s)
     static const pl_policy_ops ops = {"test-failed-gpu", "places on gpu0", first_gpu};
     assert_pl_ok(pl_policy_register(&ops));
     pl_topology *t = sim_minsky(1);
-    pl_jobset *js = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_jobset_add(js, sim_job("late", 1, 0, 5, 10), NULL));
-    pl_sim_failure f = {1, vertex(t, "cluster/rack0/node0/package0/gpu0"), 0};
-    pl_sim_opts o;
-    pl_sim_opts_init(&o);
-    o.policy.policy = "test-failed-gpu";
-    o.failures = &f;
-    o.nfailures = 1;
+    pl_jobset *js = SIM_JOBS(sim_job("late", 1, 0, 5, 10));
+    pl_sim_failure f = {1, sim_vertex(t, "cluster/rack0/node0/package0/gpu0"), 0};
+    pl_sim_opts o = with_failure("test-failed-gpu", &f);
+    sim_run_fails(t, js, &o, PL_EINTERNAL, "GPU cluster/rack0/node0/package0/gpu0 given to job late is down");
     pl_sim *sim = NULL;
-    pl_sim_result *res = NULL;
-    assert_pl_ok(pl_sim_create(t, js, &o, &sim));
-    assert_pl_status(pl_sim_run(sim, &res), PL_EINTERNAL);
-    assert_non_null(strstr(pl_last_error(), "GPU cluster/rack0/node0/package0/gpu0 given to job late is down"));
-    pl_sim_free(sim);
 
     /* Bad failures are refused when the simulator is created. */
-    f.gpu = vertex(t, "cluster/rack0/node0/package0");
+    f.gpu = sim_vertex(t, "cluster/rack0/node0/package0");
     assert_pl_status(pl_sim_create(t, js, &o, &sim), PL_EINVAL);
     assert_non_null(strstr(pl_last_error(), "is not a GPU"));
-    f.gpu = vertex(t, "cluster/rack0/node0/package0/gpu0");
+    f.gpu = sim_vertex(t, "cluster/rack0/node0/package0/gpu0");
     f.time = -1;
     assert_pl_status(pl_sim_create(t, js, &o, &sim), PL_EINVAL);
     f.time = 1;
@@ -277,8 +221,7 @@ static void test_failed_gpu_check(void **s)
     assert_pl_status(pl_sim_create(t, js, &o, &sim), PL_EINVAL);
     o.failures = NULL;
     assert_pl_status(pl_sim_create(t, js, &o, &sim), PL_EINVAL);
-    pl_jobset_free(js);
-    pl_topology_free(t);
+    sim_free(NULL, js, t);
     assert_pl_ok(pl_policy_unregister("test-failed-gpu"));
 }
 
@@ -320,19 +263,19 @@ static void test_failures_load(void **s)
     int32_t n = 0;
     assert_pl_ok(pl_sim_failures_load(path, t, &f, &n));
     assert_int_equal(n, 2);
-    assert_true(f[0].time == 12.5 && f[0].gpu == vertex(t, "cluster/rack0/node0/package0/gpu1") &&
+    assert_true(f[0].time == 12.5 && f[0].gpu == sim_vertex(t, "cluster/rack0/node0/package0/gpu1") &&
                 f[0].repair == 30);
-    assert_true(f[1].time == 40 && f[1].gpu == vertex(t, "cluster/rack0/node0/package1/gpu3") &&
+    assert_true(f[1].time == 40 && f[1].gpu == sim_vertex(t, "cluster/rack0/node0/package1/gpu3") &&
                 f[1].repair == 0);
     pl_sim_failures_free(f);
     unlink(path);
 
     char text[128];
-    snprintf(text, sizeof text, "time,gpu\n5,%d\n", (int)vertex(t, "cluster/rack0/node0/package1/gpu2"));
+    snprintf(text, sizeof text, "time,gpu\n5,%d\n", (int)sim_vertex(t, "cluster/rack0/node0/package1/gpu2"));
     path = write_tmp(text);
     assert_pl_ok(pl_sim_failures_load(path, t, &f, &n));
     assert_int_equal(n, 1);
-    assert_int_equal(f[0].gpu, vertex(t, "cluster/rack0/node0/package1/gpu2"));
+    assert_int_equal(f[0].gpu, sim_vertex(t, "cluster/rack0/node0/package1/gpu2"));
     assert_true(f[0].repair == 0);
     pl_sim_failures_free(f);
     unlink(path);

@@ -9,14 +9,16 @@
  * Means over [0, 25]: GPU (0.25x5 + 0.75x5 + 0.5x15) / 25 = 0.5; cores
  * (0.1x5 + 0.3x5 + 0.2x15) / 25 = 0.2. The reference job (lower medians:
  * 1 GPU, 2 cores) always fits in the free GPUs: fragmentation 0. */
+static pl_jobset *one_machine_jobs(void)
+{
+    return SIM_JOBS(sim_job("a", 1, 2, 0, 10), sim_job("b", 2, 2, 5, 20));
+}
+
 static void test_one_machine_utilisation(void **s)
 {
     (void)s;
     pl_topology *t = sim_minsky(1);
-    pl_jobset *js = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_jobset_add(js, sim_job("a", 1, 2, 0, 10), NULL));
-    assert_pl_ok(pl_jobset_add(js, sim_job("b", 2, 2, 5, 20), NULL));
+    pl_jobset *js = one_machine_jobs();
     pl_sim_result *r = sim_run(t, js, "fcfs");
     assert_true(fabs(sim_rec(r, 1).finish - 25) < SIM_EPS);
 
@@ -25,8 +27,7 @@ static void test_one_machine_utilisation(void **s)
     static const double cores[4] = {0.1, 0.3, 0.2, 0};
     static const int running[4] = {1, 2, 1, 0}, used[4] = {1, 3, 2, 0};
     for (int i = 0; i < 4; i++) {
-        pl_sim_sample p;
-        assert_pl_ok(pl_sim_result_timeline(r, i, &p));
+        pl_sim_sample p = sim_sample(r, i);
         assert_true(p.time == times[i]);
         assert_int_equal(p.running, running[i]);
         assert_int_equal(p.queued, 0);
@@ -57,9 +58,7 @@ static void test_one_machine_utilisation(void **s)
                         "25.000000,0,0,0,0,0.000000,0.000000,-1.000000,0.000000,0\n");
     free(csv);
     assert_pl_status(pl_sim_result_write_timeline_csv(NULL, stdout), PL_EINVAL);
-    pl_sim_result_free(r);
-    pl_jobset_free(js);
-    pl_topology_free(t);
+    sim_free(r, js, t);
 }
 
 /* Two Minsky machines (8 GPUs), fcfs, no cores asked: A (3 GPUs, 10 s) at
@@ -77,11 +76,7 @@ static void test_fragmentation(void **s)
 {
     (void)s;
     pl_topology *t = sim_minsky(2);
-    pl_jobset *js = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_jobset_add(js, sim_job("a", 3, 0, 0, 10), NULL));
-    assert_pl_ok(pl_jobset_add(js, sim_job("b", 3, 0, 1, 20), NULL));
-    assert_pl_ok(pl_jobset_add(js, sim_job("c", 2, 0, 2, 5), NULL));
+    pl_jobset *js = SIM_JOBS(sim_job("a", 3, 0, 0, 10), sim_job("b", 3, 0, 1, 20), sim_job("c", 2, 0, 2, 5));
     pl_sim_result *r = sim_run(t, js, "fcfs");
     assert_int_equal(sim_rec(r, 0).machine, 0);
     assert_int_equal(sim_rec(r, 1).machine, 1);
@@ -92,22 +87,18 @@ static void test_fragmentation(void **s)
     static const int queued[5] = {0, 0, 1, 0, 0};
     assert_int_equal(pl_sim_result_timeline_count(r), 6);
     for (int i = 0; i < 5; i++) {
-        pl_sim_sample p;
-        assert_pl_ok(pl_sim_result_timeline(r, i, &p));
+        pl_sim_sample p = sim_sample(r, i);
         assert_true(p.time == times[i]);
         assert_true(fabs(p.fragmentation - frag[i]) < SIM_EPS);
         assert_int_equal(p.queued, queued[i]);
         assert_true(p.core_util == 0); /* the packages model cores; nobody asked for any */
     }
-    pl_sim_sample last;
-    assert_pl_ok(pl_sim_result_timeline(r, 5, &last));
+    pl_sim_sample last = sim_sample(r, 5);
     assert_true(last.time == 21 && last.gpus_used == 0 && last.fragmentation == 0);
     pl_sim_summary m = sim_sum(r);
     assert_true(fabs(m.mean_fragmentation - 15.4 / 21) < SIM_EPS);
     assert_true(fabs(m.mean_gpu_util - 100.0 / 8 / 21) < SIM_EPS);
-    pl_sim_result_free(r);
-    pl_jobset_free(js);
-    pl_topology_free(t);
+    sim_free(r, js, t);
 }
 
 /* Background load: a GPU allocated in the topology given to the simulator
@@ -116,53 +107,29 @@ static void test_background_load(void **s)
 {
     (void)s;
     pl_topology *t = sim_minsky(1);
-    int32_t g;
-    assert_pl_ok(pl_topology_find(t, "cluster/rack0/node0/package1/gpu3", &g));
-    assert_pl_ok(pl_topology_alloc(t, g, PL_RES_UNITS, 1));
-    pl_jobset *js = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_jobset_add(js, sim_job("a", 1, 0, 0, 10), NULL));
+    assert_pl_ok(pl_topology_alloc(t, sim_vertex(t, "cluster/rack0/node0/package1/gpu3"), PL_RES_UNITS, 1));
+    pl_jobset *js = SIM_JOBS(sim_job("a", 1, 0, 0, 10));
     pl_sim_result *r = sim_run(t, js, "fcfs");
-    pl_sim_sample p;
-    assert_pl_ok(pl_sim_result_timeline(r, 0, &p));
-    assert_int_equal(p.gpus_used, 2);
-    assert_pl_ok(pl_sim_result_timeline(r, pl_sim_result_timeline_count(r) - 1, &p));
-    assert_int_equal(p.gpus_used, 1);
+    assert_int_equal(sim_sample(r, 0).gpus_used, 2);
+    assert_int_equal(sim_sample(r, pl_sim_result_timeline_count(r) - 1).gpus_used, 1);
     assert_true(fabs(sim_sum(r).mean_gpu_util - 0.5) < SIM_EPS);
-    pl_sim_result_free(r);
-    pl_jobset_free(js);
-    pl_topology_free(t);
+    sim_free(r, js, t);
+}
+
+static void timeline_sane(const pl_sim_result *r)
+{
+    assert_true(pl_sim_result_timeline_count(r) > 100);
+    pl_sim_summary m = sim_sum(r);
+    assert_true(m.mean_gpu_util > 0 && m.mean_gpu_util <= 1);
+    assert_true(m.mean_fragmentation >= 0 && m.mean_fragmentation <= 1);
 }
 
 /* Same inputs, same time-series bytes. */
 static void test_timeline_determinism(void **s)
 {
     (void)s;
-    pl_sim_scenario_opts so;
-    pl_sim_scenario_opts_init(&so);
-    so.jobs = 150;
-    so.machines = 6;
-    so.seed = 7;
-    char *csv[2];
-    size_t len[2];
-    for (int k = 0; k < 2; k++) {
-        pl_topology *t = NULL;
-        pl_jobset *js = NULL;
-        assert_pl_ok(pl_sim_scenario("sc17-s2", &so, &t, &js));
-        pl_sim_result *r = sim_run(t, js, "bf");
-        csv[k] = sim_csv(pl_sim_result_write_timeline_csv, r, &len[k]);
-        assert_true(pl_sim_result_timeline_count(r) > 100);
-        pl_sim_summary m = sim_sum(r);
-        assert_true(m.mean_gpu_util > 0 && m.mean_gpu_util <= 1);
-        assert_true(m.mean_fragmentation >= 0 && m.mean_fragmentation <= 1);
-        pl_sim_result_free(r);
-        pl_jobset_free(js);
-        pl_topology_free(t);
-    }
-    assert_int_equal(len[0], len[1]);
-    assert_memory_equal(csv[0], csv[1], len[0]);
-    free(csv[0]);
-    free(csv[1]);
+    size_t len;
+    free(sim_csv_twice(150, 6, 7, "bf", pl_sim_result_write_timeline_csv, timeline_sane, &len));
 }
 
 typedef struct calls {
@@ -196,14 +163,9 @@ static void test_progress_callback(void **s)
 {
     (void)s;
     pl_topology *t = sim_minsky(1);
-    pl_jobset *js = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_jobset_add(js, sim_job("a", 1, 2, 0, 10), NULL));
-    assert_pl_ok(pl_jobset_add(js, sim_job("b", 2, 2, 5, 20), NULL));
+    pl_jobset *js = one_machine_jobs();
     calls c = {0};
-    pl_sim_opts o;
-    pl_sim_opts_init(&o);
-    o.policy.policy = "fcfs";
+    pl_sim_opts o = sim_opts("fcfs");
     o.progress = record_progress;
     o.progress_data = &c;
     pl_sim_result_free(sim_run_opts(t, js, &o));
@@ -211,8 +173,7 @@ static void test_progress_callback(void **s)
     assert_true(c.settled[0] == 1 && c.t[0] == 10 && c.total[0] == 2);
     assert_true(c.settled[1] == 2 && c.t[1] == 25);
     assert_true(c.settled[2] == 2 && c.t[2] == 25);
-    pl_jobset_free(js);
-    pl_topology_free(t);
+    sim_free(NULL, js, t);
 
     /* 3000 jobs: one call per thousandth at most, plus the last. */
     pl_sim_scenario_opts so;
@@ -225,8 +186,7 @@ static void test_progress_callback(void **s)
     o.progress_data = &n;
     pl_sim_result_free(sim_run_opts(t, js, &o));
     assert_true(n >= 1000 && n <= 1001);
-    pl_jobset_free(js);
-    pl_topology_free(t);
+    sim_free(NULL, js, t);
 }
 
 int main(void)

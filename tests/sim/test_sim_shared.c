@@ -31,13 +31,6 @@ static pl_topology *two_socket_machine(int units)
     return t;
 }
 
-static int32_t vertex(const pl_topology *t, const char *path)
-{
-    int32_t v = -1;
-    assert_pl_ok(pl_topology_find(t, path, &v));
-    return v;
-}
-
 /* A one-GPU, one-core job of a profiled type; slo > 0 makes it
  * latency-sensitive for gpu-qos. */
 static pl_job *typed_job(const char *name, const char *type, double arrival, double slo)
@@ -74,25 +67,35 @@ static pl_profile_set *abxyz_profiles(void)
 /* A (SLO 12), X, B (SLO 10), Y, Z, all at 0. */
 static pl_jobset *abxyz_jobs(void)
 {
-    pl_jobset *js = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_jobset_add(js, typed_job("a", "A", 0, 12), NULL));
-    assert_pl_ok(pl_jobset_add(js, typed_job("x", "X", 0, 0), NULL));
-    assert_pl_ok(pl_jobset_add(js, typed_job("b", "B", 0, 10), NULL));
-    assert_pl_ok(pl_jobset_add(js, typed_job("y", "Y", 0, 0), NULL));
-    assert_pl_ok(pl_jobset_add(js, typed_job("z", "Z", 0, 0), NULL));
-    return js;
+    return SIM_JOBS(typed_job("a", "A", 0, 12), typed_job("x", "X", 0, 0), typed_job("b", "B", 0, 10),
+                    typed_job("y", "Y", 0, 0), typed_job("z", "Z", 0, 0));
 }
 
-static pl_sim_result *run_gq(const pl_topology *t, const pl_jobset *js, const pl_profile_set *ps,
-                             const char *policy, double factor)
+/* The two-socket machine of `units`-unit GPUs, the profiles above. */
+typedef struct shared_case {
+    pl_topology *t;
+    pl_profile_set *ps;
+    pl_jobset *js;
+} shared_case;
+
+static shared_case shared_case_new(int units, pl_jobset *js)
 {
-    pl_sim_opts o;
-    pl_sim_opts_init(&o);
-    o.policy.policy = policy;
-    o.policy.profiles = ps;
+    return (shared_case){two_socket_machine(units), abxyz_profiles(), js};
+}
+
+static void shared_case_free(shared_case *c)
+{
+    pl_jobset_free(c->js);
+    pl_profile_set_free(c->ps);
+    pl_topology_free(c->t);
+}
+
+static pl_sim_result *run_gq(const shared_case *c, const char *policy, double factor)
+{
+    pl_sim_opts o = sim_opts(policy);
+    o.policy.profiles = c->ps;
     o.gpu_share_factor = factor;
-    return sim_run_opts(t, js, &o);
+    return sim_run_opts(c->t, c->js, &o);
 }
 
 static void expect(const pl_sim_result *r, int i, double start, double finish, int shared)
@@ -102,6 +105,16 @@ static void expect(const pl_sim_result *r, int i, double start, double finish, i
         x.shared_gpu != shared)
         fail_msg("job %s: state %d, start %.6f finish %.6f shared %d; want done, %.6f, %.6f, %d", x.name,
                  (int)x.state, x.start, x.finish, x.shared_gpu, start, finish, shared);
+}
+
+/* The per-job CSVs of a and b are the same bytes; b is released. */
+static void same_csv(const pl_sim_result *a, pl_sim_result *b)
+{
+    char *ca = sim_csv(pl_sim_result_write_csv, a, NULL), *cb = sim_csv(pl_sim_result_write_csv, b, NULL);
+    assert_string_equal(ca, cb);
+    free(ca);
+    free(cb);
+    pl_sim_result_free(b);
 }
 
 /* Two-unit GPUs, share factor 1.5. The round at 0 puts A+X on socket 0's
@@ -120,10 +133,8 @@ static void expect(const pl_sim_result *r, int i, double start, double finish, i
 static void test_gpu_qos_pairs(void **s)
 {
     (void)s;
-    pl_topology *t = two_socket_machine(2);
-    pl_profile_set *ps = abxyz_profiles();
-    pl_jobset *js = abxyz_jobs();
-    pl_sim_result *r = run_gq(t, js, ps, "gpu-qos", 1.5);
+    shared_case c = shared_case_new(2, abxyz_jobs());
+    pl_sim_result *r = run_gq(&c, "gpu-qos", 1.5);
     expect(r, 0, 0, 16.5, 1);
     expect(r, 1, 0, 16.5 + (1 - 16.5 / 36) * 20, 1);
     expect(r, 2, 0, 13.2, 1);
@@ -141,8 +152,7 @@ static void test_gpu_qos_pairs(void **s)
     static const int used[] = {2, 2, 2, 1, 2, 1, 0}, running[] = {4, 3, 2, 1, 2, 1, 0};
     assert_int_equal(pl_sim_result_timeline_count(r), 7);
     for (int i = 0; i < 7; i++) {
-        pl_sim_sample p;
-        assert_pl_ok(pl_sim_result_timeline(r, i, &p));
+        pl_sim_sample p = sim_sample(r, i);
         if (fabs(p.time - times[i]) > SIM_EPS || p.gpus_used != used[i] || p.running != running[i])
             fail_msg("point %d: t %.6f, %d GPUs used, %d running; want %.6f, %d, %d", i, p.time, p.gpus_used,
                      p.running, times[i], used[i], running[i]);
@@ -156,7 +166,7 @@ static void test_gpu_qos_pairs(void **s)
      * 11, B at 8.8 (both within their SLO); X: 11/24 done at 11, ends 11 +
      * (13/24) x 20 = 21.833333; Y: 8.8/33 done at 8.8, ends 8.8 + 22 =
      * 30.8; Z runs 22-62. */
-    r = run_gq(t, js, ps, "gpu-qos", 1);
+    r = run_gq(&c, "gpu-qos", 1);
     expect(r, 0, 0, 11, 1);
     expect(r, 1, 0, 11 + 13.0 / 24 * 20, 1);
     expect(r, 2, 0, 8.8, 1);
@@ -164,9 +174,7 @@ static void test_gpu_qos_pairs(void **s)
     expect(r, 4, 22, 62, 0);
     assert_int_equal(sim_sum(r).slo_violations, 0);
     pl_sim_result_free(r);
-    pl_jobset_free(js);
-    pl_profile_set_free(ps);
-    pl_topology_free(t);
+    shared_case_free(&c);
 }
 
 /* On-line pairing: LS job A alone on the 2-unit GPU of a one-GPU socket
@@ -177,21 +185,14 @@ static void test_gpu_qos_pairs(void **s)
 static void test_batch_joins_running_ls(void **s)
 {
     (void)s;
-    pl_topology *t = two_socket_machine(2);
-    pl_profile_set *ps = abxyz_profiles();
-    pl_jobset *js = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_jobset_add(js, typed_job("a", "A", 0, 100), NULL));
-    assert_pl_ok(pl_jobset_add(js, typed_job("x", "X", 1.5, 0), NULL));
+    shared_case c = shared_case_new(2, SIM_JOBS(typed_job("a", "A", 0, 100), typed_job("x", "X", 1.5, 0)));
     /* Occupy socket 1's GPU so that X's only choices are joining A or waiting. */
-    assert_pl_ok(pl_topology_alloc(t, vertex(t, "cluster/node0/package1/gpu0"), PL_RES_UNITS, 2));
-    pl_sim_result *r = run_gq(t, js, ps, "gpu-qos", 1.5);
+    assert_pl_ok(pl_topology_alloc(c.t, sim_vertex(c.t, "cluster/node0/package1/gpu0"), PL_RES_UNITS, 2));
+    pl_sim_result *r = run_gq(&c, "gpu-qos", 1.5);
     expect(r, 0, 0, 15.2, 1);
     expect(r, 1, 2, 15.2 + (1 - 13.2 / 36) * 20, 1);
     pl_sim_result_free(r);
-    pl_jobset_free(js);
-    pl_profile_set_free(ps);
-    pl_topology_free(t);
+    shared_case_free(&c);
 }
 
 /* One-unit GPUs: gpu-qos finds no shareable GPU, so every pair dissolves and
@@ -203,10 +204,8 @@ static void test_batch_joins_running_ls(void **s)
 static void test_gpu_qos_one_unit(void **s)
 {
     (void)s;
-    pl_topology *t = two_socket_machine(1);
-    pl_profile_set *ps = abxyz_profiles();
-    pl_jobset *js = abxyz_jobs();
-    pl_sim_result *r = run_gq(t, js, ps, "gpu-qos", PL_SIM_GPU_SHARE_FACTOR);
+    shared_case c = shared_case_new(1, abxyz_jobs());
+    pl_sim_result *r = run_gq(&c, "gpu-qos", PL_SIM_GPU_SHARE_FACTOR);
     expect(r, 0, 0, 10, 0);
     expect(r, 1, 0, 20, 0);
     expect(r, 2, 10, 18, 0);
@@ -215,25 +214,13 @@ static void test_gpu_qos_one_unit(void **s)
     pl_sim_summary m = sim_sum(r);
     assert_int_equal(m.shared_jobs, 0);
     assert_true(fabs(m.makespan - 60) < SIM_EPS);
-    for (int64_t i = 0; i < pl_sim_result_timeline_count(r); i++) {
-        pl_sim_sample p;
-        assert_pl_ok(pl_sim_result_timeline(r, i, &p));
-        assert_true(p.running <= 2); /* never more jobs than GPUs */
-    }
-    char *a = sim_csv(pl_sim_result_write_csv, r, NULL);
+    for (int64_t i = 0; i < pl_sim_result_timeline_count(r); i++)
+        assert_true(sim_sample(r, i).running <= 2); /* never more jobs than GPUs */
     static const char *const others[] = {"bf", "fcfs"};
-    for (int i = 0; i < 2; i++) {
-        pl_sim_result *f = run_gq(t, js, ps, others[i], 2);
-        char *b = sim_csv(pl_sim_result_write_csv, f, NULL);
-        assert_string_equal(a, b);
-        free(b);
-        pl_sim_result_free(f);
-    }
-    free(a);
+    for (int i = 0; i < 2; i++)
+        same_csv(r, run_gq(&c, others[i], 2));
     pl_sim_result_free(r);
-    pl_jobset_free(js);
-    pl_profile_set_free(ps);
-    pl_topology_free(t);
+    shared_case_free(&c);
 }
 
 /* ---- the allocation check on shared GPUs ------------------------------------------ */
@@ -255,27 +242,22 @@ static pl_status all_on_first_gpu(const pl_policy_request *req, pl_decision *out
     return st;
 }
 
-static void over_capacity(double third_arrival)
+/* The jobs under "test-all-on-gpu0" on a machine of 2-unit GPUs: the
+ * allocation check stops the run with msg. */
+static void all_on_gpu0_fails(pl_jobset *js, const char *msg)
 {
     pl_topology *t = two_socket_machine(2);
-    pl_jobset *js = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_jobset_add(js, sim_job("first", 1, 1, 0, 100), NULL));
-    assert_pl_ok(pl_jobset_add(js, sim_job("second", 1, 1, 0, 100), NULL));
-    assert_pl_ok(pl_jobset_add(js, sim_job("third", 1, 1, third_arrival, 100), NULL));
-    pl_sim_opts o;
-    pl_sim_opts_init(&o);
-    o.policy.policy = "test-all-on-gpu0";
-    pl_sim *sim = NULL;
-    pl_sim_result *res = NULL;
-    assert_pl_ok(pl_sim_create(t, js, &o, &sim));
-    assert_pl_status(pl_sim_run(sim, &res), PL_EINTERNAL);
-    assert_null(res);
-    assert_non_null(strstr(pl_last_error(), "GPU cluster/node0/package0/gpu0 given to job third is already held "
-                                            "by 2 jobs (first, second), as many as its units capacity"));
-    pl_sim_free(sim);
-    pl_jobset_free(js);
-    pl_topology_free(t);
+    pl_sim_opts o = sim_opts("test-all-on-gpu0");
+    sim_run_fails(t, js, &o, PL_EINTERNAL, msg);
+    sim_free(NULL, js, t);
+}
+
+static void over_capacity(double third_arrival)
+{
+    all_on_gpu0_fails(SIM_JOBS(sim_job("first", 1, 1, 0, 100), sim_job("second", 1, 1, 0, 100),
+                               sim_job("third", 1, 1, third_arrival, 100)),
+                      "GPU cluster/node0/package0/gpu0 given to job third is already held "
+                      "by 2 jobs (first, second), as many as its units capacity");
 }
 
 /* A 2-unit GPU takes two jobs, never a third (same round, or a later one);
@@ -287,22 +269,7 @@ static void test_capacity_is_a_hard_limit(void **s)
     assert_pl_ok(pl_policy_register(&ops));
     over_capacity(0);
     over_capacity(5);
-
-    pl_topology *t = two_socket_machine(2);
-    pl_jobset *js = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_jobset_add(js, sim_job("pair", 2, 1, 0, 10), NULL));
-    pl_sim_opts o;
-    pl_sim_opts_init(&o);
-    o.policy.policy = "test-all-on-gpu0";
-    pl_sim *sim = NULL;
-    pl_sim_result *res = NULL;
-    assert_pl_ok(pl_sim_create(t, js, &o, &sim));
-    assert_pl_status(pl_sim_run(sim, &res), PL_EINTERNAL);
-    assert_non_null(strstr(pl_last_error(), "GPU cluster/node0/package0/gpu0 given to job pair twice"));
-    pl_sim_free(sim);
-    pl_jobset_free(js);
-    pl_topology_free(t);
+    all_on_gpu0_fails(SIM_JOBS(sim_job("pair", 2, 1, 0, 10)), "GPU cluster/node0/package0/gpu0 given to job pair twice");
     assert_pl_ok(pl_policy_unregister("test-all-on-gpu0"));
 }
 
@@ -316,15 +283,10 @@ static void test_failure_kills_every_holder(void **s)
 {
     (void)s;
     pl_topology *t = two_socket_machine(2);
-    assert_pl_ok(pl_topology_alloc(t, vertex(t, "cluster/node0/package1/gpu0"), PL_RES_UNITS, 2));
-    pl_jobset *js = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_jobset_add(js, sim_job("a", 1, 1, 0, 100), NULL));
-    assert_pl_ok(pl_jobset_add(js, sim_job("b", 1, 1, 0, 100), NULL));
-    pl_sim_failure f = {10, vertex(t, "cluster/node0/package0/gpu0"), 40};
-    pl_sim_opts o;
-    pl_sim_opts_init(&o);
-    o.policy.policy = "fcfs";
+    assert_pl_ok(pl_topology_alloc(t, sim_vertex(t, "cluster/node0/package1/gpu0"), PL_RES_UNITS, 2));
+    pl_jobset *js = SIM_JOBS(sim_job("a", 1, 1, 0, 100), sim_job("b", 1, 1, 0, 100));
+    pl_sim_failure f = {10, sim_vertex(t, "cluster/node0/package0/gpu0"), 40};
+    pl_sim_opts o = sim_opts("fcfs");
     o.failures = &f;
     o.nfailures = 1;
     pl_sim_result *r = sim_run_opts(t, js, &o);
@@ -335,15 +297,12 @@ static void test_failure_kills_every_holder(void **s)
     pl_sim_summary m = sim_sum(r);
     assert_int_equal(m.jobs_killed, 2);
     assert_true(fabs(m.lost_gpu_seconds - 20) < SIM_EPS);
-    pl_sim_sample p;
-    assert_pl_ok(pl_sim_result_timeline(r, 1, &p));
+    pl_sim_sample p = sim_sample(r, 1);
     assert_true(p.time == 10);
     assert_int_equal(p.gpus_failed, 1);
     assert_int_equal(p.gpus_used, 1); /* the background-loaded GPU */
     assert_int_equal(p.queued, 2);
-    pl_sim_result_free(r);
-    pl_jobset_free(js);
-    pl_topology_free(t);
+    sim_free(r, js, t);
 }
 
 static void test_share_factor_option(void **s)
@@ -354,9 +313,7 @@ static void test_share_factor_option(void **s)
     assert_true(o.gpu_share_factor == PL_SIM_GPU_SHARE_FACTOR);
     assert_true(fabs(PL_SIM_GPU_SHARE_FACTOR - (1 + (36.38 + 28.95 + 16.78) / 300)) < 1e-12);
     pl_topology *t = two_socket_machine(2);
-    pl_jobset *js = NULL;
-    assert_pl_ok(pl_jobset_create(&js));
-    assert_pl_ok(pl_jobset_add(js, sim_job("a", 1, 1, 0, 10), NULL));
+    pl_jobset *js = SIM_JOBS(sim_job("a", 1, 1, 0, 10));
     pl_sim *sim = NULL;
     static const double bad[] = {0.99, 0, -1, NAN, INFINITY};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -365,8 +322,7 @@ static void test_share_factor_option(void **s)
         assert_non_null(strstr(pl_last_error(), "gpu_share_factor"));
         assert_null(sim);
     }
-    pl_jobset_free(js);
-    pl_topology_free(t);
+    sim_free(NULL, js, t);
 }
 
 /* ---- the example of doc/results.md (examples/sim/) ----------------------------------- */
@@ -391,10 +347,15 @@ static pl_topology *example_cluster(const char *name, int64_t want_units)
 
 static pl_sim_result *example_run(const pl_topology *t, const pl_sim_trace *tr, const char *policy)
 {
-    pl_sim_opts o;
-    pl_sim_opts_init(&o);
-    o.policy.policy = policy;
-    return sim_run_opts(t, pl_sim_trace_jobs(tr), &o);
+    return sim_run(t, pl_sim_trace_jobs(tr), policy);
+}
+
+static void expect_example(const pl_sim_result *r, int shared_jobs, int slo_violations, double makespan)
+{
+    pl_sim_summary m = sim_sum(r);
+    assert_int_equal(m.shared_jobs, shared_jobs);
+    assert_int_equal(m.slo_violations, slo_violations);
+    assert_true(fabs(m.makespan - makespan) < 1e-5);
 }
 
 /* The 40-job trace on two Minsky-like machines (regression of the numbers
@@ -410,27 +371,17 @@ static void test_example_trace(void **s)
     assert_int_equal(pl_jobset_count(pl_sim_trace_jobs(tr)), 40);
 
     pl_topology *t = example_cluster("cluster-exclusive-gpus.json", 1);
-    pl_sim_result *q = example_run(t, tr, "gpu-qos"), *b = example_run(t, tr, "bf");
-    char *cq = sim_csv(pl_sim_result_write_csv, q, NULL), *cb = sim_csv(pl_sim_result_write_csv, b, NULL);
-    assert_string_equal(cq, cb);
-    free(cq);
-    free(cb);
-    pl_sim_summary m = sim_sum(q);
-    assert_int_equal(m.shared_jobs, 0);
-    assert_int_equal(m.slo_violations, 11);
-    assert_true(fabs(m.makespan - 3846.788422) < 1e-5);
+    pl_sim_result *q = example_run(t, tr, "gpu-qos");
+    same_csv(q, example_run(t, tr, "bf"));
+    expect_example(q, 0, 11, 3846.788422);
     pl_sim_result_free(q);
-    pl_sim_result_free(b);
     pl_topology_free(t);
 
     t = example_cluster("cluster-with-shared-gpus.json", 2);
     q = example_run(t, tr, "gpu-qos");
-    m = sim_sum(q);
-    assert_int_equal(m.done, 40);
-    assert_int_equal(m.shared_jobs, 29);
-    assert_int_equal(m.slo_violations, 0);
-    assert_true(fabs(m.makespan - 3793.895879) < 1e-5);
-    assert_true(fabs(m.mean_turnaround - 498.646025) < 1e-5);
+    expect_example(q, 29, 0, 3793.895879);
+    assert_int_equal(sim_sum(q).done, 40);
+    assert_true(fabs(sim_sum(q).mean_turnaround - 498.646025) < 1e-5);
     /* only 1-GPU jobs share: every LS job has one GPU and a pair needs equal task counts */
     for (int i = 0; i < 40; i++) {
         pl_sim_job_record x = sim_rec(q, i);
@@ -438,11 +389,8 @@ static void test_example_trace(void **s)
             assert_int_equal(x.ngpus, 1);
     }
     pl_sim_result_free(q);
-    b = example_run(t, tr, "fcfs");
-    m = sim_sum(b);
-    assert_int_equal(m.shared_jobs, 40);
-    assert_int_equal(m.slo_violations, 0);
-    assert_true(fabs(m.makespan - 2771.150769) < 1e-5);
+    pl_sim_result *b = example_run(t, tr, "fcfs");
+    expect_example(b, 40, 0, 2771.150769);
     pl_sim_result_free(b);
     pl_topology_free(t);
     pl_sim_trace_free(tr);
