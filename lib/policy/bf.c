@@ -37,7 +37,7 @@ static double rank(pl_pctx *c, const pl_cand *a, const pl_cand *b)
         return -1;
     if (pl_cand_better(b, a))
         return 1;
-    return (double)pl_pctx_free_gpus(c, a->machine, NULL) - (double)pl_pctx_free_gpus(c, b->machine, NULL);
+    return (double)pl_pctx_free_count(c, a->machine) - (double)pl_pctx_free_count(c, b->machine);
 }
 
 static pl_status choose(pl_pctx *c, const pl_job *job, int32_t k, pl_cand *cand, pl_choose_result *res)

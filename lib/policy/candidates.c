@@ -191,6 +191,7 @@ void pl_pctx_free(pl_pctx *c)
     free(c->plan);
     pl_arena_free(&c->scratch);
     free(c->state_stamp);
+    free(c->state_first);
     free(c->kbuf);
     free(c->subpos);
     free(c->host_v);

@@ -149,15 +149,16 @@ static pl_status state_of(pl_pctx *c, const pl_pmachine *m, int32_t *id)
     int added;
     if ((st = pl_keyset_add(&c->states, w, n, id, &added)) || !added)
         return st;
-    if ((st = pl_grow((void **)&c->state_stamp, &c->capstamp, *id + 1, sizeof *c->state_stamp)))
+    if ((st = pl_grow((void **)&c->state_stamp, &c->capstamp, *id + 1, sizeof *c->state_stamp)) ||
+        (st = pl_grow((void **)&c->state_first, &c->capfirst, *id + 1, sizeof *c->state_first)))
         return st;
     c->state_stamp[*id] = 0;
     return PL_OK;
 }
 
-pl_status pl_pctx_state_seen(pl_pctx *c, int32_t mi, int *seen)
+pl_status pl_pctx_state_first(pl_pctx *c, int32_t mi, int32_t *first)
 {
-    *seen = 0;
+    *first = mi;
     pl_status st = pl_pctx_classes(c);
     const pl_pmachine *m = &c->mach[mi];
     if (st || m->cls < 0)
@@ -165,9 +166,21 @@ pl_status pl_pctx_state_seen(pl_pctx *c, int32_t mi, int *seen)
     if (c->mstate[mi] < 0 && (st = state_of(c, m, &c->mstate[mi])))
         return st;
     int32_t id = c->mstate[mi];
-    *seen = c->state_stamp[id] == c->stamp;
+    if (c->state_stamp[id] == c->stamp) {
+        *first = c->state_first[id];
+        return PL_OK;
+    }
     c->state_stamp[id] = c->stamp;
+    c->state_first[id] = mi;
     return PL_OK;
+}
+
+pl_status pl_pctx_state_seen(pl_pctx *c, int32_t mi, int *seen)
+{
+    int32_t first;
+    pl_status st = pl_pctx_state_first(c, mi, &first);
+    *seen = !st && first != mi;
+    return st;
 }
 
 int32_t pl_pctx_free_count(pl_pctx *c, int32_t mi)

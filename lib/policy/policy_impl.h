@@ -139,12 +139,15 @@ typedef struct pl_pctx {
     int32_t *subpos;
     /* Occupants' workload classes; machine states: each machine's state and
      * free GPU count (-1: not known since its last change), and per state
-     * the last job that saw it (stamp); a scratch key. */
+     * the last job that saw it (stamp) and the first machine it saw in it;
+     * a scratch key. */
     pl_keyset occ_classes;
     pl_keyset states;
     int32_t *mstate, *mfree;
     int64_t *state_stamp;
     int64_t capstamp, stamp;
+    int32_t *state_first;
+    int64_t capfirst;
     int64_t *kbuf;
     int64_t capkbuf;
     /* Scratch: the stack of DRB and the evaluations, a resource plan, and
@@ -206,6 +209,10 @@ PL_INTERNAL void pl_pctx_states_reset(pl_pctx *c);
  * until pl_pctx_commit changes it: valid while the work topology and the
  * occupants change only through pl_pctx_commit. */
 PL_INTERNAL pl_status pl_pctx_state_seen(pl_pctx *c, int32_t m, int *seen);
+/* The same, naming the machine: *first = the first machine recorded in m's
+ * class and state since the last reset, or m itself (now recorded) if none
+ * was; m for a classless machine. */
+PL_INTERNAL pl_status pl_pctx_state_first(pl_pctx *c, int32_t m, int32_t *first);
 /* The free GPUs of machine m (pl_pctx_free_gpus), kept as the states are. */
 PL_INTERNAL int32_t pl_pctx_free_count(pl_pctx *c, int32_t m);
 /* Forget the states and free counts of the machines holding vertex v

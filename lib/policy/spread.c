@@ -38,7 +38,7 @@ static double rank(pl_pctx *c, const pl_cand *a, const pl_cand *b)
     int32_t sa = sockets_touched(c, a), sb = sockets_touched(c, b);
     if (sa != sb)
         return sa > sb ? -1 : 1;
-    return (double)pl_pctx_free_gpus(c, b->machine, NULL) - (double)pl_pctx_free_gpus(c, a->machine, NULL);
+    return (double)pl_pctx_free_count(c, b->machine) - (double)pl_pctx_free_count(c, a->machine);
 }
 
 static pl_status choose(pl_pctx *c, const pl_job *job, int32_t k, pl_cand *cand, pl_choose_result *res)

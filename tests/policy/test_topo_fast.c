@@ -1,6 +1,7 @@
 /* topo-aware's shortcuts on clusters (lib/policy/machine_class.c,
  * doc/policies.md "Machine classes"): a machine in the same state as an
- * earlier one of its class is skipped, machines of one shape share their
+ * earlier one of its class is skipped (topo-aware) or gets that machine's
+ * candidate renamed (fcfs, bf, pack, spread: lib/policy/baseline.c), machines of one shape share their
  * distances, and the call's topology is cloned by arrays. The decisions
  * must be those of the full computation: a cluster whose machines each get
  * one extra, never-shortest link out of the machine has no classes (every
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "policy_fixture.h"
+#include "policy/baseline.h"
 #include "policy/policy_impl.h"
 #include "topology/internal.h"
 
@@ -148,11 +150,13 @@ static void assert_same_decisions(const pl_decision *a, const pl_decision *b, co
 }
 
 /* Random occupancies and queues on Minsky and DGX-1 clusters: every
- * policy call gives the same decisions with and without machine classes. */
+ * policy call gives the same decisions with and without machine classes,
+ * under topo-aware and the baselines that evaluate every machine. */
 static void test_classes_keep_decisions(void **s)
 {
+    static const char *const policies[] = {"topo-aware", "topo-aware-p", "fcfs", "bf", "pack", "spread"};
     (void)s;
-    int32_t placed = 0;
+    int32_t placed[sizeof policies / sizeof *policies] = {0};
     for (int32_t scenario = 0; scenario < 24; scenario++) {
         rng_state = 0x5eed0000ULL + (uint64_t)scenario;
         int dgx = scenario % 4 == 3;
@@ -175,11 +179,11 @@ static void test_classes_keep_decisions(void **s)
         int32_t nq = 1 + below(8);
         for (int32_t i = 0; i < nq; i++)
             q[i] = random_job(i, dgx ? 8 : 5);
-        for (int p = 0; p < 2; p++)
+        for (size_t p = 0; p < sizeof policies / sizeof *policies; p++)
             for (int form = 0; form < 2; form++) {
                 pl_policy_opts o;
                 pl_policy_opts_init(&o);
-                o.policy = p ? "topo-aware-p" : "topo-aware";
+                o.policy = policies[p];
                 o.utility.form = form ? PL_UTILITY_PAPER : PL_UTILITY_ARTIFACT;
                 pl_decision *a, *b;
                 assert_pl_ok(pl_policy_place(&o, t, oc.run, oc.n, q, nq, &a));
@@ -190,7 +194,7 @@ static void test_classes_keep_decisions(void **s)
                 for (int32_t i = 0; i < nq; i++) {
                     pl_decision_info info;
                     assert_pl_ok(pl_decision_get(a, i, &info));
-                    placed += info.kind == PL_DECISION_PLACED;
+                    placed[p] += info.kind == PL_DECISION_PLACED;
                 }
                 pl_decision_free(a);
                 pl_decision_free(b);
@@ -202,15 +206,92 @@ static void test_classes_keep_decisions(void **s)
         pl_topology_free(plain);
         pl_topology_free(t);
     }
-    /* The scenarios place jobs (not a comparison of empty decision sets). */
-    assert_true(placed > 100);
+    /* The scenarios place jobs under every policy (not a comparison of
+     * empty decision sets). */
+    for (size_t p = 0; p < sizeof policies / sizeof *policies; p++) {
+        assert_true(placed[p] > 50);
+    }
+}
+
+/* The baselines' own keys never let a machine in the same state as an
+ * earlier one win (it ties with it), so their decisions cannot show a
+ * wrongly renamed reused candidate. This key always prefers the later
+ * machine, so the last admissible machine wins, usually with a candidate
+ * renamed from an earlier machine's; the pick is spread-like from the last
+ * socket. Both must equal the full computation on the classless copy. */
+static int pick_from_last_socket(pl_pctx *c, int32_t m, int32_t k, int32_t *gpus)
+{
+    int32_t order[8], ns = c->mach[m].nsockets;
+    for (int32_t s = 0; s < ns; s++)
+        order[s] = ns - 1 - s;
+    return pl_take_in_socket_order(c, m, order, k, gpus);
+}
+
+static double later_wins(pl_pctx *c, const pl_cand *a, const pl_cand *b)
+{
+    (void)c;
+    return a->machine > b->machine ? -1 : 1;
+}
+
+static void test_reused_candidates_are_renamed(void **s)
+{
+    (void)s;
+    int32_t compared = 0;
+    for (int32_t scenario = 0; scenario < 16; scenario++) {
+        rng_state = 0x7a5e0000ULL + (uint64_t)scenario;
+        pl_topology *t = cluster("minsky", 4 + below(12));
+        occupancy oc;
+        occupy(t, &oc, below(20));
+        pl_topology *plain = declassed(t);
+        pl_job *q[8];
+        int32_t nq = 1 + below(8);
+        for (int32_t i = 0; i < nq; i++)
+            q[i] = random_job(i, 4);
+        pl_policy_opts o;
+        pl_policy_opts_init(&o);
+        pl_policy_request ra = {&o, t, oc.run, oc.n, q, nq}, rb = {&o, plain, oc.run, oc.n, q, nq};
+        pl_pctx *ca, *cb;
+        assert_pl_ok(pl_pctx_create(&ra, &ca));
+        assert_pl_ok(pl_pctx_create(&rb, &cb));
+        for (int32_t i = 0; i < nq; i++) {
+            int32_t k, ga[8], gb[8];
+            const char *why;
+            assert_pl_ok(pl_pctx_job_check(ca, q[i], &k, 1, &why));
+            if (why)
+                continue;
+            pl_cand a = {k, ga, -1, 0, 0, 0}, b = {k, gb, -1, 0, 0, 0};
+            pl_choose_result rsa, rsb;
+            assert_pl_ok(pl_baseline_choose(ca, q[i], k, &a, &rsa, pick_from_last_socket, later_wins));
+            assert_pl_ok(pl_baseline_choose(cb, q[i], k, &b, &rsb, pick_from_last_socket, later_wins));
+            assert_int_equal(rsa, rsb);
+            if (rsa != PL_CHOSEN)
+                continue;
+            assert_int_equal(a.machine, b.machine);
+            assert_memory_equal(ga, gb, (size_t)k * sizeof *ga);
+            assert_true(a.utility == b.utility && a.comm == b.comm && a.slowdown == b.slowdown);
+            assert_pl_ok(pl_pctx_commit(ca, q[i], &a));
+            assert_pl_ok(pl_pctx_commit(cb, q[i], &b));
+            compared++;
+        }
+        pl_pctx_free(ca);
+        pl_pctx_free(cb);
+        for (int32_t i = 0; i < nq; i++)
+            pl_job_free(q[i]);
+        for (int32_t i = 0; i < oc.n; i++)
+            pl_job_free(oc.jobs[i]);
+        pl_topology_free(plain);
+        pl_topology_free(t);
+    }
+    assert_true(compared > 30);
 }
 
 /* Two Minsky machines with gpu0 taken, node0 by "stream" (which slows
  * "caffe" 1.5x), node1 by "quiet" (no profile: no interference). Their GPUs
  * and allocations are alike, their neighbours are not: a 3-GPU caffe job
  * (all the free GPUs, gpu1 next to the occupant) suffers 1.5 on node0 and
- * 1 on node1, so node1 wins, though node0 comes first. */
+ * 1 on node1, so node1 wins, though node0 comes first: under topo-aware and
+ * under fcfs and bf, which rank machines by utility (pack and spread do
+ * not: they take node0). */
 static void test_neighbour_workload_tells_machines_apart(void **s)
 {
     (void)s;
@@ -225,22 +306,28 @@ static void test_neighbour_workload_tells_machines_apart(void **s)
     run_on(&rs, t, stream, &g0, 1);
     run_on(&rs, t, quiet, &g1, 1);
     pl_job *job = mkjob("caffe3", 3, 0, "caffe", "1");
-    pl_policy_opts o;
-    pl_policy_opts_init(&o);
-    o.profiles = ps;
-    pl_decision *d;
-    assert_pl_ok(pl_policy_place(&o, t, rs.r, rs.n, &job, 1, &d));
-    pl_decision_info info = dec(d, 0, PL_DECISION_PLACED);
-    assert_int_equal(info.machine, vx(t, "cluster/rack0/node1"));
-    assert_true(info.slowdown == 1.0);
-    pl_decision_free(d);
-    /* node0 alone: the same GPUs suffer 1.5. */
-    const char *only0[] = {"node0"};
-    assert_pl_ok(pl_job_set_node_filter(job, only0, 1));
-    assert_pl_ok(pl_policy_place(&o, t, rs.r, rs.n, &job, 1, &d));
-    info = dec(d, 0, PL_DECISION_PLACED);
-    assert_true(fabs(info.slowdown - 1.5) < 1e-12);
-    pl_decision_free(d);
+    static const char *const policies[] = {"topo-aware", "fcfs", "bf"};
+    for (size_t p = 0; p < sizeof policies / sizeof *policies; p++) {
+        pl_policy_opts o;
+        pl_policy_opts_init(&o);
+        o.profiles = ps;
+        o.policy = policies[p];
+        pl_decision *d;
+        assert_pl_ok(pl_job_set_node_filter(job, NULL, 0));
+        assert_pl_ok(pl_policy_place(&o, t, rs.r, rs.n, &job, 1, &d));
+        pl_decision_info info = dec(d, 0, PL_DECISION_PLACED);
+        if (info.machine != vx(t, "cluster/rack0/node1") || info.slowdown != 1.0)
+            fail_msg("%s: machine %d slowdown %g, want node1 and 1", policies[p], (int)info.machine,
+                     info.slowdown);
+        pl_decision_free(d);
+        /* node0 alone: the same GPUs suffer 1.5. */
+        const char *only0[] = {"node0"};
+        assert_pl_ok(pl_job_set_node_filter(job, only0, 1));
+        assert_pl_ok(pl_policy_place(&o, t, rs.r, rs.n, &job, 1, &d));
+        info = dec(d, 0, PL_DECISION_PLACED);
+        assert_true(fabs(info.slowdown - 1.5) < 1e-12);
+        pl_decision_free(d);
+    }
     pl_job_free(job);
     pl_job_free(stream);
     pl_job_free(quiet);
@@ -252,7 +339,8 @@ static void test_neighbour_workload_tells_machines_apart(void **s)
  * taken. A talking pair of 1-core tasks gets the NVLink pair gpu0, gpu1 on
  * node1 (utility 1); on node0 socket 0 has one core for two tasks, so DRB
  * sends the second task across (t = 22). Same free GPUs, other
- * allocations: node1 is not node0's twin. */
+ * allocations: node1 is not node0's twin. fcfs, bf and pack pick gpu0,
+ * gpu1 on both machines, which do not fit node0's cores: node1 too. */
 static void test_allocations_tell_machines_apart(void **s)
 {
     (void)s;
@@ -264,17 +352,20 @@ static void test_allocations_tell_machines_apart(void **s)
     assert_pl_ok(pl_job_add_task(job, &dem, NULL));
     assert_pl_ok(pl_job_add_task(job, &dem, NULL));
     assert_pl_ok(pl_job_add_all_to_all(job, 4));
-    pl_decision *d = place("topo-aware", t, NULL, &job, 1);
-    pl_decision_info info = dec(d, 0, PL_DECISION_PLACED);
     int32_t want[2] = {vx(t, "cluster/rack0/node1/package0/gpu0"), vx(t, "cluster/rack0/node1/package0/gpu1")};
-    assert_gpus(d, 0, want, 2);
-    assert_int_equal(info.comm_cost, 1);
-    assert_true(fabs(info.utility - 1.0) < 1e-9);
-    pl_decision_free(d);
+    static const char *const policies[] = {"topo-aware", "fcfs", "bf", "pack"};
+    for (size_t p = 0; p < sizeof policies / sizeof *policies; p++) {
+        pl_decision *d = place(policies[p], t, NULL, &job, 1);
+        pl_decision_info info = dec(d, 0, PL_DECISION_PLACED);
+        assert_gpus(d, 0, want, 2);
+        assert_int_equal(info.comm_cost, 1);
+        assert_true(fabs(info.utility - 1.0) < 1e-9);
+        pl_decision_free(d);
+    }
     const char *only0[] = {"node0"};
     assert_pl_ok(pl_job_set_node_filter(job, only0, 1));
-    d = place("topo-aware", t, NULL, &job, 1);
-    info = dec(d, 0, PL_DECISION_PLACED);
+    pl_decision *d = place("topo-aware", t, NULL, &job, 1);
+    pl_decision_info info = dec(d, 0, PL_DECISION_PLACED);
     assert_int_equal(info.comm_cost, 22);
     pl_decision_free(d);
     pl_job_free(job);
@@ -352,6 +443,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_classes_keep_decisions),
+        cmocka_unit_test(test_reused_candidates_are_renamed),
         cmocka_unit_test(test_neighbour_workload_tells_machines_apart),
         cmocka_unit_test(test_allocations_tell_machines_apart),
         cmocka_unit_test(test_clone_equals_copy),
