@@ -53,28 +53,39 @@ static double nice_max(double x)
     return 10 * p;
 }
 
+/* A panel's frame, title, 5x5 grid and labels: x from lo to hi, y a fraction. */
+typedef struct panel {
+    double x0, y0, w, h;
+} panel;
+
+static void panel_axes(FILE *f, panel p, double lo, double hi, const char *xlabel,
+                       const char *ylabel, const char *title)
+{
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+               "stroke=\"#333\"/>\n", p.x0, p.y0, p.w, p.h);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-weight=\"bold\">%s</text>\n",
+            p.x0 + p.w / 2, p.y0 - 10, title);
+    for (int i = 0; i <= 5; i++) {
+        double fx = p.x0 + p.w * i / 5.0, fy = p.y0 + p.h - p.h * i / 5.0;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", fx,
+                p.y0, fx, p.y0 + p.h);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", p.x0,
+                fy, p.x0 + p.w, fy);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", fx,
+                p.y0 + p.h + 16, lo + (hi - lo) * i / 5.0);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.1f</text>\n", p.x0 - 6, fy + 4,
+                i / 5.0);
+    }
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", p.x0 + p.w / 2,
+            p.y0 + p.h + 36, xlabel);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 %.1f %.1f)\">"
+               "%s</text>\n", p.x0 - 40, p.y0 + p.h / 2, p.x0 - 40, p.y0 + p.h / 2, ylabel);
+}
+
 static void axes(FILE *f, double x0, double y0, double lo, double hi, const char *xlabel,
                  const char *title)
 {
-    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-               "stroke=\"#333\"/>\n", x0, y0, PANEL_W, PANEL_H);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-weight=\"bold\">%s</text>\n",
-            x0 + PANEL_W / 2, y0 - 10, title);
-    for (int i = 0; i <= 5; i++) {
-        double fx = x0 + PANEL_W * i / 5.0, fy = y0 + PANEL_H - PANEL_H * i / 5.0;
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", fx, y0,
-                fx, y0 + PANEL_H);
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", x0, fy,
-                x0 + PANEL_W, fy);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", fx,
-                y0 + PANEL_H + 16, lo + (hi - lo) * i / 5.0);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.1f</text>\n", x0 - 6, fy + 4,
-                i / 5.0);
-    }
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", x0 + PANEL_W / 2,
-            y0 + PANEL_H + 36, xlabel);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 %.1f %.1f)\">"
-               "fraction of jobs</text>\n", x0 - 40, y0 + PANEL_H / 2, x0 - 40, y0 + PANEL_H / 2);
+    panel_axes(f, (panel){x0, y0, PANEL_W, PANEL_H}, lo, hi, xlabel, "fraction of jobs", title);
 }
 
 static void curve(FILE *f, const double *v, int32_t n, double x0, double y0, double lo, double hi,
@@ -97,25 +108,8 @@ static void curve(FILE *f, const double *v, int32_t n, double x0, double y0, dou
 /* The utilisation panel at (x0, y0): time on x from t0 to t1, fraction on y. */
 static void util_axes(FILE *f, double x0, double y0, double t0, double t1)
 {
-    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-               "stroke=\"#333\"/>\n", x0, y0, UTIL_W, UTIL_H);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-weight=\"bold\">"
-               "GPU utilisation over time</text>\n", x0 + UTIL_W / 2, y0 - 10);
-    for (int i = 0; i <= 5; i++) {
-        double fx = x0 + UTIL_W * i / 5.0, fy = y0 + UTIL_H - UTIL_H * i / 5.0;
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", fx, y0,
-                fx, y0 + UTIL_H);
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", x0, fy,
-                x0 + UTIL_W, fy);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", fx,
-                y0 + UTIL_H + 16, t0 + (t1 - t0) * i / 5.0);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.1f</text>\n", x0 - 6, fy + 4,
-                i / 5.0);
-    }
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">time (s)</text>\n",
-            x0 + UTIL_W / 2, y0 + UTIL_H + 36);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 %.1f %.1f)\">"
-               "fraction of GPUs in use</text>\n", x0 - 40, y0 + UTIL_H / 2, x0 - 40, y0 + UTIL_H / 2);
+    panel_axes(f, (panel){x0, y0, UTIL_W, UTIL_H}, t0, t1, "time (s)", "fraction of GPUs in use",
+               "GPU utilisation over time");
 }
 
 static void util_curve(FILE *f, const pl_sim_result *res, double x0, double y0, double t0, double t1,
