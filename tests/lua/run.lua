@@ -27,13 +27,29 @@ local function raises(fn, ...)
   return msg
 end
 
+-- Resident memory, and its growth over n calls of cycle after warm ones;
+-- also written into the fresh interpreter of the last leak check.
+local RSS_CODE = [==[
 local function rss_kib()
   local f = assert(io.open("/proc/self/statm"))
-  local pages = f:read("n")
-  pages = f:read("n")
+  local _, pages = f:read("n", "n")
   f:close()
   return pages * 4
 end
+local function rss_growth(cycle, warm, n, step)
+  for i = 1, warm do cycle(i) end
+  collectgarbage("collect")
+  local before = rss_kib()
+  for i = 1, n do
+    cycle(i)
+    if i % step == 0 then collectgarbage("step") end
+  end
+  collectgarbage("collect")
+  collectgarbage("collect")
+  return rss_kib() - before
+end
+]==]
+local rss_growth = load(RSS_CODE .. "return rss_growth")()
 
 -- The DIMACS fixtures give the costs of EXPECTED.txt.
 local expected = {}
@@ -224,16 +240,7 @@ check("no leak over 10000 cycles", function()
     pcall(placement.FlowNetwork.from_dimacs_string, "p min x")
     local _ = t:to_dot() .. net:to_dimacs()
   end
-  for i = 1, 1000 do cycle(i) end
-  collectgarbage("collect")
-  local before = rss_kib()
-  for i = 1, 10000 do
-    cycle(i)
-    if i % 500 == 0 then collectgarbage("step") end
-  end
-  collectgarbage("collect")
-  collectgarbage("collect")
-  local grown = rss_kib() - before
+  local grown = rss_growth(cycle, 1000, 10000, 500)
   print("  RSS growth over 10000 cycles: " .. grown .. " KiB")
   assert(grown < 4096, "RSS grew by " .. grown .. " KiB")
 end)
@@ -313,16 +320,7 @@ check("simulator: no leak over 1000 runs", function()
     assert(#s1:run().jobs == 100)
     pcall(placement.scenario, "nope")
   end
-  for _ = 1, 100 do cycle() end
-  collectgarbage("collect")
-  local before = rss_kib()
-  for i = 1, 1000 do
-    cycle()
-    if i % 100 == 0 then collectgarbage("step") end
-  end
-  collectgarbage("collect")
-  collectgarbage("collect")
-  local grown = rss_kib() - before
+  local grown = rss_growth(cycle, 100, 1000, 100)
   print("  RSS growth over 1000 simulator runs: " .. grown .. " KiB")
   assert(grown < 4096, "RSS grew by " .. grown .. " KiB")
 end)
@@ -657,14 +655,9 @@ end)
 check("new objects: no leak over 1000 cycles", function()
   local script = os.tmpname()
   local f = assert(io.open(script, "w"))
+  f:write(RSS_CODE)
   f:write([==[
 local placement = require "placement"
-local function rss_kib()
-  local f = assert(io.open("/proc/self/statm"))
-  local _, pages = f:read("n", "n")
-  f:close()
-  return pages * 4
-end
 local t = placement.Topology.cluster(placement.Topology.builtin("minsky"), 1)
 local lines = { "arrival,gpus,duration" }
 for i = 0, 19 do lines[#lines + 1] = string.format("%d,%d,5", i, 1 + i % 2) end
@@ -684,16 +677,7 @@ local function cycle()
   placement.Policy("two-level", { task_runtime_s = { A = { p = 1 } } })
   pcall(placement.Policy, "two-level", { iterations = 1 })
 end
-for _ = 1, 200 do cycle() end
-collectgarbage("collect")
-local before = rss_kib()
-for i = 1, 1000 do
-  cycle()
-  if i % 100 == 0 then collectgarbage("step") end
-end
-collectgarbage("collect")
-collectgarbage("collect")
-print(rss_kib() - before)
+print(rss_growth(cycle, 200, 1000, 100))
 ]==])
   f:close()
   local p = assert(io.popen(string.format("%q %q", arg[-1], script)))
