@@ -122,11 +122,18 @@ static pl_status add_node(pl_cnodes *nodes, cnode *n, pl_status st, int32_t *id)
     return PL_OK;
 }
 
-static pl_status check_capacity(double cores, double mem_gb)
+/* A node with its capacities and name, before its attributes (*n zeroed
+ * first, so add_node() can release it whatever happens). */
+static pl_status node_init(cnode *n, const char *name, double cores, double mem_gb)
 {
+    memset(n, 0, sizeof *n);
     if (!(cores >= 0) || !(mem_gb >= 0) || !isfinite(cores) || !isfinite(mem_gb))
         return pl_err(PL_EINVAL, "pl_cnodes_add: capacities %g cores, %g GB must be finite and >= 0",
                       cores, mem_gb);
+    n->cores = cores;
+    n->mem_gb = mem_gb;
+    if (name && !(n->name = pl_strdup(name)))
+        return PL_ENOMEM;
     return PL_OK;
 }
 
@@ -136,15 +143,8 @@ pl_status pl_cnodes_add_attrs(pl_cnodes *nodes, const char *name, double cores, 
 {
     if (!nodes || (nattrs > 0 && (!keys || !values)))
         return pl_err(PL_EINVAL, "pl_cnodes_add_attrs: NULL argument");
-    pl_status st = check_capacity(cores, mem_gb);
-    if (st != PL_OK)
-        return st;
     cnode n;
-    memset(&n, 0, sizeof n);
-    n.cores = cores;
-    n.mem_gb = mem_gb;
-    if (name && !(n.name = pl_strdup(name)))
-        st = PL_ENOMEM;
+    pl_status st = node_init(&n, name, cores, mem_gb);
     if (st == PL_OK)
         st = copy_attrs(&n, keys, values, nattrs);
     return add_node(nodes, &n, st, id);
@@ -155,15 +155,8 @@ pl_status pl_cnodes_add(pl_cnodes *nodes, const char *name, double cores, double
 {
     if (!nodes)
         return pl_err(PL_EINVAL, "pl_cnodes_add: NULL nodes");
-    pl_status st = check_capacity(cores, mem_gb);
-    if (st != PL_OK)
-        return st;
     cnode n;
-    memset(&n, 0, sizeof n);
-    n.cores = cores;
-    n.mem_gb = mem_gb;
-    if (name && !(n.name = pl_strdup(name)))
-        st = PL_ENOMEM;
+    pl_status st = node_init(&n, name, cores, mem_gb);
     if (st == PL_OK)
         st = parse_attrs(&n, attrs);
     return add_node(nodes, &n, st, id);
