@@ -125,7 +125,7 @@ int cmd_demo(int argc, char **argv)
         else
             print_s1(rows);
     }
-    printf("\nplots (CDF of slowdown and of waiting time per policy): %s, %s\n", svg[0], svg[1]);
+    printf("\nplots (CDFs of slowdown and waiting time, GPU utilisation over time, per policy): %s, %s\n", svg[0], svg[1]);
     printf("per-job records: %s/SCENARIO-POLICY.csv; simulated in %.2f s\n", out, wall);
     return 0;
 }
