@@ -178,9 +178,23 @@ static int32_t only_in_col(const mmp_state *s, int32_t j)
     return -1;
 }
 
-static pl_status mmp_init(mmp_state *s, const pl_gpu_pairing_problem *p)
+static void mmp_free(mmp_state *s)
+{
+    free(s->alive);
+    free(s->rowcnt);
+    free(s->colcnt);
+    free(s->rowdone);
+    free(s->coldone);
+}
+
+/* Check the problem, set up the matrix of live cells and leave every LS
+ * model unpaired; on failure nothing is left to free. */
+static pl_status mmp_start(mmp_state *s, const pl_gpu_pairing_problem *p, int32_t *pair)
 {
     memset(s, 0, sizeof *s);
+    pl_status st = check_problem(p, pair);
+    if (st != PL_OK)
+        return st;
     s->n = p->nls;
     s->m = p->nbatch;
     size_t cells = (size_t)s->n * (size_t)s->m;
@@ -189,8 +203,12 @@ static pl_status mmp_init(mmp_state *s, const pl_gpu_pairing_problem *p)
     s->colcnt = pl_alloc((size_t)s->m + 1, sizeof *s->colcnt);
     s->rowdone = pl_alloc((size_t)s->n + 1, 1);
     s->coldone = pl_alloc((size_t)s->m + 1, 1);
-    if (!s->alive || !s->rowcnt || !s->colcnt || !s->rowdone || !s->coldone)
+    if (!s->alive || !s->rowcnt || !s->colcnt || !s->rowdone || !s->coldone) {
+        mmp_free(s);
         return PL_ENOMEM;
+    }
+    for (int32_t i = 0; i < s->n; i++)
+        pair[i] = -1;
     for (int32_t i = 0; i < s->n; i++)
         for (int32_t j = 0; j < s->m; j++)
             if (!isnan(p->batch_slow[(size_t)i * (size_t)s->m + (size_t)j])) {
@@ -201,14 +219,6 @@ static pl_status mmp_init(mmp_state *s, const pl_gpu_pairing_problem *p)
     return PL_OK;
 }
 
-static void mmp_free(mmp_state *s)
-{
-    free(s->alive);
-    free(s->rowcnt);
-    free(s->colcnt);
-    free(s->rowdone);
-    free(s->coldone);
-}
 
 /* Lines 13-20: the first unscheduled row with a single element. */
 static int pair_single_row(mmp_state *s, int32_t *pair)
@@ -255,17 +265,10 @@ pl_status pl_gpu_mmp(const pl_gpu_pairing_problem *p, int32_t *pair)
 
 pl_status pl_gpu_mmp_variant(const pl_gpu_pairing_problem *p, int remove_only_when_stuck, int32_t *pair)
 {
-    pl_status st = check_problem(p, pair);
+    mmp_state s;
+    pl_status st = mmp_start(&s, p, pair);
     if (st != PL_OK)
         return st;
-    mmp_state s;
-    st = mmp_init(&s, p);
-    if (st != PL_OK) {
-        mmp_free(&s);
-        return st;
-    }
-    for (int32_t i = 0; i < s.n; i++)
-        pair[i] = -1;
     sweep(&s, pair); /* lines 5-11: drop empty columns, schedule empty rows alone */
     while (s.x > 0) {
         int paired = pair_single_row(&s, pair);
@@ -279,17 +282,10 @@ pl_status pl_gpu_mmp_variant(const pl_gpu_pairing_problem *p, int remove_only_wh
 
 pl_status pl_gpu_greedy(const pl_gpu_pairing_problem *p, int32_t *pair)
 {
-    pl_status st = check_problem(p, pair);
+    mmp_state s;
+    pl_status st = mmp_start(&s, p, pair);
     if (st != PL_OK)
         return st;
-    mmp_state s;
-    st = mmp_init(&s, p);
-    if (st != PL_OK) {
-        mmp_free(&s);
-        return st;
-    }
-    for (int32_t i = 0; i < s.n; i++)
-        pair[i] = -1;
     for (;;) {
         size_t best = SIZE_MAX;
         size_t cells = (size_t)s.n * (size_t)s.m;
