@@ -4,6 +4,7 @@
 
 #include <hwloc.h>
 #include <placement/topology.h>
+#include "fuzz_topology.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -38,12 +39,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pl_topology *topo = NULL;
     if (pl_topology_load_hwloc(&opts, &topo) != PL_OK)
         return 0;
-    int32_t n = pl_topology_vertex_count(topo);
-    (void)pl_topology_link_count(topo);
-    if (n > 0) {
-        int64_t w = 0;
-        (void)pl_topology_distance(topo, 0, n - 1, &w);
-    }
-    pl_topology_free(topo);
+    pl_fuzz_query_and_free(topo);
     return 0;
 }

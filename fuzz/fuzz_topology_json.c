@@ -3,6 +3,7 @@
 #include <stdint.h>
 
 #include <placement/topology.h>
+#include "fuzz_topology.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -15,12 +16,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     if (pl_topology_load_json_string((const char *)data, size, &topo) != PL_OK)
         return 0;
-    int32_t n = pl_topology_vertex_count(topo);
-    (void)pl_topology_link_count(topo);
-    if (n > 0) {
-        int64_t w = 0;
-        (void)pl_topology_distance(topo, 0, n - 1, &w);
-    }
-    pl_topology_free(topo);
+    pl_fuzz_query_and_free(topo);
     return 0;
 }
