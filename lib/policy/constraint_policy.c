@@ -54,7 +54,7 @@ static pl_status reject_impossible(cdriver *d)
         int32_t k;
         const char *why;
         if (!(st = pl_pctx_job_check(d->c, d->req->queue[i], &k, 0, &why)) && why)
-            st = pl_kim_set_kind(d->out, i, PL_DECISION_REJECTED, why);
+            st = pl_decision_set_kind(d->out, i, PL_DECISION_REJECTED, why);
         d->active[i] = !st && !why;
     }
     return st;
@@ -96,7 +96,7 @@ static pl_status drop_conflicts(cdriver *d, const pl_jmodel *m, const int32_t *q
             pl_jmodel_describe(m, &cf, why, sizeof why);
             d->active[qi[j]] = 0;
             *dropped = 1;
-            st = pl_kim_set_kind(d->out, qi[j], PL_DECISION_WAITING, why);
+            st = pl_decision_set_kind(d->out, qi[j], PL_DECISION_WAITING, why);
         }
     }
     return st;
@@ -142,7 +142,7 @@ static pl_status solve(cdriver *d, pl_jmodel **out, int32_t *qi)
                              "(after rearranging this call's placements)", d->algorithm);
                     d->active[qi[j]] = 0;
                     again = 1;
-                    st = pl_kim_set_kind(d->out, qi[j], PL_DECISION_WAITING, why);
+                    st = pl_decision_set_kind(d->out, qi[j], PL_DECISION_WAITING, why);
                     break;
                 }
         if (st || again)
@@ -190,7 +190,7 @@ static pl_status realise(cdriver *d, const pl_jmodel *m, const int32_t *qi, int3
     if (d->req->opts->max_placed > 0 && *placed >= d->req->opts->max_placed) {
         snprintf(why, sizeof why, "max_placed (%d) jobs already placed in this call",
                  (int)d->req->opts->max_placed);
-        return pl_kim_set_kind(d->out, i, PL_DECISION_WAITING, why);
+        return pl_decision_set_kind(d->out, i, PL_DECISION_WAITING, why);
     }
     pl_cand cand = {.k = k};
     if (!(cand.gpus = pl_alloc((size_t)k, sizeof *cand.gpus)))
@@ -204,7 +204,7 @@ static pl_status realise(cdriver *d, const pl_jmodel *m, const int32_t *qi, int3
     if (!st && !ok) {
         snprintf(why, sizeof why, "%s: the machines chosen for its tasks lack the cores, memory or "
                  "bandwidth they need on free GPUs", d->algorithm);
-        st = pl_kim_set_kind(d->out, i, PL_DECISION_WAITING, why);
+        st = pl_decision_set_kind(d->out, i, PL_DECISION_WAITING, why);
     } else if (!st) {
         pl_decision_info info = {.kind = PL_DECISION_PLACED, .ngpus = k, .gpus = cand.gpus,
                                  .machine = cand.machine >= 0 ? c->mach[cand.machine].vertex : -1,

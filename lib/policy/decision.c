@@ -111,6 +111,16 @@ pl_status pl_decision_set(pl_decision *d, int32_t i, const pl_decision_info *inf
     return PL_OK;
 }
 
+pl_status pl_decision_set_kind(pl_decision *out, int32_t i, pl_decision_kind kind, const char *reason)
+{
+    pl_decision_info info = {0};
+    info.kind = kind;
+    info.machine = -1;
+    info.slowdown = 1.0;
+    info.reason = reason;
+    return pl_decision_set(out, i, &info);
+}
+
 /* ---- resource plans ---------------------------------------------------------- */
 
 static pl_status plan_add(pl_plan_item **items, int32_t *n, int64_t *cap, int32_t v,

@@ -6,16 +6,6 @@
 #include <stdlib.h>
 #include "policy_impl.h"
 
-static pl_status set_kind(pl_decision *out, int32_t i, pl_decision_kind kind, const char *reason)
-{
-    pl_decision_info info = {0};
-    info.kind = kind;
-    info.machine = -1;
-    info.slowdown = 1.0;
-    info.reason = reason;
-    return pl_decision_set(out, i, &info);
-}
-
 static pl_status decide(pl_pctx *c, const pl_engine_rules *rules, pl_decision *out, int32_t i,
                         const pl_job *job, int *placed, int *waited)
 {
@@ -27,7 +17,7 @@ static pl_status decide(pl_pctx *c, const pl_engine_rules *rules, pl_decision *o
     if (st)
         return st;
     if (why)
-        return set_kind(out, i, PL_DECISION_REJECTED, why);
+        return pl_decision_set_kind(out, i, PL_DECISION_REJECTED, why);
     pl_cand cand = {0};
     cand.k = k;
     if (!(cand.gpus = pl_alloc((size_t)k, sizeof *cand.gpus)))
@@ -41,7 +31,7 @@ static pl_status decide(pl_pctx *c, const pl_engine_rules *rules, pl_decision *o
         *waited = 1;
         snprintf(reason, sizeof reason, "no admissible machine has %d free GPUs with the resources the job needs",
                  (int)k);
-        return set_kind(out, i, PL_DECISION_WAITING, reason);
+        return pl_decision_set_kind(out, i, PL_DECISION_WAITING, reason);
     }
     pl_decision_info info = {0};
     info.ngpus = k;
@@ -81,13 +71,13 @@ pl_status pl_engine_run(const pl_policy_request *req, pl_decision *out, const pl
         if (req->opts->max_placed > 0 && placed >= req->opts->max_placed) {
             snprintf(reason, sizeof reason, "max_placed (%d) jobs already placed in this call",
                      (int)req->opts->max_placed);
-            st = set_kind(out, i, PL_DECISION_WAITING, reason);
+            st = pl_decision_set_kind(out, i, PL_DECISION_WAITING, reason);
             continue;
         }
         if (blocker) {
             snprintf(reason, sizeof reason, "behind job \"%s\", which waits (first come, first served)",
                      blocker);
-            st = set_kind(out, i, PL_DECISION_WAITING, reason);
+            st = pl_decision_set_kind(out, i, PL_DECISION_WAITING, reason);
             continue;
         }
         int was_placed, waited;

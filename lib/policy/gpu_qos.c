@@ -134,7 +134,7 @@ static pl_status classify(gq *g, pl_decision *out)
         if (why) {
             g->k_of[i] = -1;
             g->done[i] = 1;
-            st = pl_kim_set_kind(out, i, kind, why);
+            st = pl_decision_set_kind(out, i, kind, why);
             continue;
         }
         g->kmax = g->k_of[i] > g->kmax ? g->k_of[i] : g->kmax;
@@ -374,7 +374,7 @@ static pl_status place_alone(gq *g, pl_decision *out, int32_t q, pl_cand *best, 
 static pl_status waiting(gq *g, pl_decision *out, int32_t q, const char *why)
 {
     g->done[q] = 1;
-    return pl_kim_set_kind(out, q, PL_DECISION_WAITING, why);
+    return pl_decision_set_kind(out, q, PL_DECISION_WAITING, why);
 }
 
 /* Queue order; a pair when the first of its two jobs comes up. */

@@ -201,16 +201,6 @@ void pl_kim_admission(pl_pctx *c, const pl_job *job, int32_t k, pl_decision_kind
                 : "no machine admits the job";
 }
 
-pl_status pl_kim_set_kind(pl_decision *out, int32_t i, pl_decision_kind kind, const char *reason)
-{
-    pl_decision_info info = {0};
-    info.kind = kind;
-    info.machine = -1;
-    info.slowdown = 1.0;
-    info.reason = reason;
-    return pl_decision_set(out, i, &info);
-}
-
 pl_status pl_kim_set_placed(pl_pctx *c, pl_decision *out, int32_t i, const pl_cand *cand,
                             double slowdown)
 {

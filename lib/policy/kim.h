@@ -58,10 +58,6 @@ PL_INTERNAL int32_t pl_kim_sockets_used(const pl_pctx *c, const int32_t *gpus, i
 PL_INTERNAL void pl_kim_admission(pl_pctx *c, const pl_job *job, int32_t k, pl_decision_kind *kind,
                                   const char **why);
 
-/* Set decision i to kind (not PLACED) with reason. */
-PL_INTERNAL pl_status pl_kim_set_kind(pl_decision *out, int32_t i, pl_decision_kind kind,
-                                      const char *reason);
-
 /* Set decision i to PLACED from an evaluated candidate, with the slowdown
  * the policy predicts. */
 PL_INTERNAL pl_status pl_kim_set_placed(pl_pctx *c, pl_decision *out, int32_t i,

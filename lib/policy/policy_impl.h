@@ -36,6 +36,9 @@ PL_INTERNAL pl_status pl_plan_alloc(pl_topology *t, const pl_plan_item *items, i
 
 /* A decision set of n WAITING entries. */
 PL_INTERNAL pl_status pl_decision_create_internal(int32_t n, pl_decision **out);
+/* Set decision i to kind (not PLACED) with reason; no machine, slowdown 1. */
+PL_INTERNAL pl_status pl_decision_set_kind(pl_decision *out, int32_t i, pl_decision_kind kind,
+                                           const char *reason);
 
 /* ---- sets of word sequences (keyset.c) ------------------------------------ */
 

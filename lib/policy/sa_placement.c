@@ -447,19 +447,19 @@ static pl_status run(search *h, const pl_policy_request *req, pl_decision *out)
         if ((st = pl_pctx_job_check(c, job, &k, 1, &why)))
             break;
         if (why) {
-            st = pl_kim_set_kind(out, i, PL_DECISION_REJECTED, why);
+            st = pl_decision_set_kind(out, i, PL_DECISION_REJECTED, why);
             continue;
         }
         if (req->opts->max_placed > 0 && placed >= req->opts->max_placed) {
             snprintf(reason, sizeof reason, "max_placed (%d) jobs already placed in this call",
                      (int)req->opts->max_placed);
-            st = pl_kim_set_kind(out, i, PL_DECISION_WAITING, reason);
+            st = pl_decision_set_kind(out, i, PL_DECISION_WAITING, reason);
             continue;
         }
         pl_decision_kind kind;
         pl_kim_admission(c, job, k, &kind, &why);
         if (why) {
-            st = pl_kim_set_kind(out, i, kind, why);
+            st = pl_decision_set_kind(out, i, kind, why);
             continue;
         }
         if ((st = sa_add_job(s, job, i, NULL, k, &id)) || (st = configs(s, id)))
@@ -468,7 +468,7 @@ static pl_status run(search *h, const pl_policy_request *req, pl_decision *out)
         if ((st = admit(h, id, &ok)))
             break;
         if (!ok) {
-            st = pl_kim_set_kind(out, i, PL_DECISION_WAITING,
+            st = pl_decision_set_kind(out, i, PL_DECISION_WAITING,
                                  "no candidate configuration fits the free resources next to the jobs placed before it");
             continue;
         }

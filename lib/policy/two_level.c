@@ -344,7 +344,7 @@ static pl_status leftovers(tl *t, pl_decision *out, pl_cand *cand)
         if (full(t)) {
             snprintf(reason, sizeof reason, "max_placed (%d) jobs already placed in this call",
                      (int)req->opts->max_placed);
-            st = pl_kim_set_kind(out, i, PL_DECISION_WAITING, reason);
+            st = pl_decision_set_kind(out, i, PL_DECISION_WAITING, reason);
             continue;
         }
         int found;
@@ -356,7 +356,7 @@ static pl_status leftovers(tl *t, pl_decision *out, pl_cand *cand)
         else {
             snprintf(reason, sizeof reason, "no admissible machine has %d free GPUs with the resources the job needs",
                      (int)t->k_of[i]);
-            st = pl_kim_set_kind(out, i, PL_DECISION_WAITING, reason);
+            st = pl_decision_set_kind(out, i, PL_DECISION_WAITING, reason);
         }
     }
     return st;
@@ -378,7 +378,7 @@ static pl_status classify(tl *t, pl_decision *out)
         if (!why)
             pl_kim_admission(t->c, job, t->k_of[i], &kind, &why);
         if (why) {
-            st = pl_kim_set_kind(out, i, kind, why);
+            st = pl_decision_set_kind(out, i, kind, why);
             continue;
         }
         const char *type = pl_job_workload_type(job);
