@@ -84,7 +84,48 @@ typedef struct pl_flow_problem {
      * solver decide whether its saved state (::pl_flow_solution::state) still fits.
      */
     uint64_t structure_version;
+    /**
+     * End of each node's residual list, or NULL. When set, v's residual arcs
+     * are out_arcs[out_first[v] .. out_end[v]-1] and the lists may lie in any
+     * order with gaps between them (out_first[v + 1] then means nothing).
+     * Only solvers flagged ::PL_SOLVER_INCREMENTAL receive such lists; the
+     * others always get the contiguous CSR described above (out_end NULL).
+     * Read it through pl_out_end().
+     */
+    const int32_t *out_end;
+    /**
+     * Incremental warm start, or NULL (only ever set for solvers flagged
+     * ::PL_SOLVER_INCREMENTAL, together with \c warm). See ::pl_flow_delta.
+     */
+    const struct pl_flow_delta *delta;
 } pl_flow_problem;
+
+/**
+ * \brief What changed since the solution pre-filled in a warm start, so that
+ *        an incremental solver can skip the passes over every arc.
+ *
+ * Every arc not listed in \c changed_arcs has the same tail, head, capacity
+ * and cost as when that solution was found, and the pre-filled flow on it is
+ * that solution's flow; the pre-filled potentials of nodes that existed then
+ * are that solution's, so such an arc still meets complementary slackness
+ * (if the flow was 0 < f < cap its reduced cost is 0, and so on). Listed
+ * arcs (added, removed, re-costed, re-bounded) have a flow within 0..cap
+ * but no slackness guarantee. \c excess[v] is the excess of the pre-filled
+ * flow, supply - outflow + inflow, for every node; a removed arc has
+ * capacity 0 and is absent from the residual lists.
+ */
+typedef struct pl_flow_delta {
+    const int64_t *excess;       /**< [n] excess of the pre-filled flow. */
+    const int32_t *changed_arcs; /**< Arcs changed since the pre-filled solution (each once). */
+    int32_t n_changed_arcs;      /**< Length of changed_arcs. */
+    int64_t cost_bound;          /**< At least max |cost| over all arcs. */
+} pl_flow_delta;
+
+/** One past the last position of node \p v's residual arcs in p->out_arcs. */
+static inline int32_t pl_out_end(const pl_flow_problem *p, int32_t v)
+{
+    return p->out_end ? p->out_end[v] : p->out_first[v + 1];
+}
 
 /** Tail node of residual arc \p r of problem \p p. */
 static inline int32_t pl_residual_tail(const pl_flow_problem *p, int32_t r)
@@ -163,6 +204,13 @@ typedef struct pl_solve_stats {
     double solve_seconds;    /**< Wall time spent inside the solver. */
     int warm;                /**< Non-zero if the solve started from the previous solution. */
     int64_t memory_bytes;    /**< Solver's working set in bytes, as it reports it (0 = not reported). */
+    /**
+     * Non-zero if the solve took the incremental path: the network kept its
+     * normalised form and residual lists up to date change by change, and
+     * the solver (flagged ::PL_SOLVER_INCREMENTAL) only looked at what
+     * changed (see doc/flow.md, "Incremental re-solve").
+     */
+    int incremental;
 } pl_solve_stats;
 
 /**
@@ -193,6 +241,16 @@ typedef struct pl_solver_ops {
  * pl_flownet_solve() pre-fill the solution arrays with it (::pl_flow_problem::warm).
  */
 #define PL_SOLVER_WARM_START 1u
+
+/**
+ * Solver flag (with ::PL_SOLVER_WARM_START): the solver accepts gapped
+ * residual lists (::pl_flow_problem::out_end) and an incremental warm start
+ * (::pl_flow_problem::delta). The network then keeps its problem up to date
+ * change by change between solves, and on that path the solver's flows are
+ * not re-checked against the bounds afterwards (pl_solve_opts::verify still
+ * checks everything).
+ */
+#define PL_SOLVER_INCREMENTAL 2u
 
 /**
  * \brief Set the calling thread's error message (printf-style) and return

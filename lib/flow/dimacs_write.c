@@ -75,7 +75,11 @@ pl_status pl_flownet_write_solution(const pl_flownet *net, FILE *f)
     if (!net->has_solution)
         return pl_err(PL_ESTATE, "pl_flownet_write_solution: the network holds no solution");
     int b = net->id_base;
-    fprintf(f, "s %" PRId64 "\n", net->total_cost);
+    int64_t cost;
+    pl_status st = pl_flownet_held_cost(net, &cost);
+    if (st)
+        return st;
+    fprintf(f, "s %" PRId64 "\n", cost);
     for (int32_t a = 0; a < net->m; a++)
         if (net->flow[a] != 0)
             fprintf(f, "f %d %d %" PRId64 "\n", net->tail[a] + b, net->head[a] + b, net->flow[a]);

@@ -19,11 +19,17 @@ pl_status pl_flownet_create(pl_flownet **out)
 static void free_normalised(pl_flownet *net)
 {
     free(net->out_first);
+    free(net->out_end);
     free(net->out_arcs);
+    free(net->inc.lim);
+    free(net->inc.pos);
+    free(net->inc.imb);
+    free(net->inc.changed);
+    free(net->inc.is_changed);
     free(net->ncap);
     free(net->nsupply);
     free(net->is_inf);
-    net->out_first = net->out_arcs = NULL;
+    net->out_first = net->out_end = net->out_arcs = NULL;
     net->ncap = net->nsupply = NULL;
     net->is_inf = NULL;
     net->csr_valid = 0;
@@ -178,7 +184,10 @@ pl_status pl_flownet_add_nodes(pl_flownet *net, int32_t count, int32_t *first_id
     if (first_id)
         *first_id = net->n;
     net->n += count;
-    net->csr_valid = 0;
+    for (int32_t v = net->n - count; v < net->n; v++)
+        pl_inc_node_added(net, v);
+    if (!net->inc.armed)
+        net->csr_valid = 0;
     net->structure_version++;
     pl_flownet_invalidate(net);
     return PL_OK;
@@ -208,7 +217,9 @@ static int32_t revive_node(pl_flownet *net)
         return -1;
     net->node_dead[v] = PL_NODE_REVIVED;
     net->supply[v] = 0; /* its potential: fresh_potentials() in solve.c, or a cold start */
-    net->csr_valid = 0;
+    pl_inc_node_added(net, v);
+    if (!net->inc.armed)
+        net->csr_valid = 0;
     net->structure_version++;
     pl_flownet_invalidate(net);
     return v;
@@ -232,6 +243,7 @@ pl_status pl_flownet_add_node(pl_flownet *net, const char *name, int64_t supply,
         free(copy);
         return st;
     }
+    pl_inc_supply(net, v, supply);
     net->supply[v] = supply;
     if (copy)
         net->name[v] = copy;
@@ -266,7 +278,9 @@ pl_status pl_flownet_add_arc(pl_flownet *net, int32_t tail, int32_t head,
     net->lower[a] = lower;
     net->upper[a] = upper;
     net->cost[a] = cost;
-    net->csr_valid = 0;
+    pl_inc_arc_added(net, a);
+    if (!net->inc.armed)
+        net->csr_valid = 0;
     net->structure_version++;
     pl_flownet_invalidate(net);
     if (id)
@@ -281,6 +295,7 @@ static pl_status kill_arc(pl_flownet *net, int32_t a)
     pl_status st = push_free(&net->free_arcs, &net->n_free_arcs, &net->free_arcs_cap, a);
     if (st)
         return st;
+    pl_inc_arc_killed(net, a);
     net->arc_dead[a] = 1;
     net->lower[a] = net->upper[a] = net->cost[a] = 0;
     if (a < net->warm_m)
@@ -296,26 +311,42 @@ pl_status pl_flownet_remove_arc(pl_flownet *net, int32_t arc)
     return st ? st : kill_arc(net, arc);
 }
 
+static int cmp_int32(const void *x, const void *y)
+{
+    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+    return (a > b) - (a < b);
+}
+
 pl_status pl_flownet_remove_node(pl_flownet *net, int32_t node)
 {
     pl_status st;
     if ((st = check_node(net, node, "pl_flownet_remove_node")) || (st = pl_flownet_build_csr(net)))
         return st;
     /* Reserve the free-list slots first so that nothing fails half-way. */
-    int64_t degree = net->out_first[node + 1] - net->out_first[node];
+    int64_t degree = net->out_end[node] - net->out_first[node];
     if ((st = pl_grow((void **)&net->free_arcs, &net->free_arcs_cap, net->n_free_arcs + degree,
                       sizeof *net->free_arcs)) ||
         (st = pl_grow((void **)&net->free_nodes, &net->free_nodes_cap, net->n_free_nodes + 1,
                       sizeof *net->free_nodes)))
         return st;
-    for (int32_t i = net->out_first[node]; i < net->out_first[node + 1]; i++) {
-        int32_t a = net->out_arcs[i] >> 1;
-        if (!net->arc_dead[a])
-            kill_arc(net, a);
-    }
+    /* Kill the arcs in increasing id order, as the compact lists hold them,
+     * so that ids are reused in the same order whichever lists the network
+     * has (gapped lists also lose each entry as its arc dies: copy first). */
+    int32_t *arcs = pl_alloc((size_t)(degree ? degree : 1), sizeof *arcs);
+    if (!arcs)
+        return PL_ENOMEM;
+    for (int64_t i = 0; i < degree; i++)
+        arcs[i] = net->out_arcs[net->out_first[node] + i] >> 1;
+    if (net->inc.armed)
+        qsort(arcs, (size_t)degree, sizeof *arcs, cmp_int32);
+    for (int64_t i = 0; i < degree; i++)
+        if (!net->arc_dead[arcs[i]])
+            kill_arc(net, arcs[i]);
+    free(arcs);
     free(net->name ? net->name[node] : NULL);
     if (net->name)
         net->name[node] = NULL;
+    pl_inc_supply(net, node, 0);
     net->supply[node] = 0;
     net->node_dead[node] = PL_NODE_DEAD;
     if (node < net->warm_n)
@@ -341,6 +372,7 @@ pl_status pl_flownet_set_supply(pl_flownet *net, int32_t node, int64_t supply)
     pl_status st = check_node(net, node, "pl_flownet_set_supply");
     if (st)
         return st;
+    pl_inc_supply(net, node, supply);
     net->supply[node] = supply;
     pl_flownet_invalidate(net);
     return PL_OK;
@@ -371,6 +403,7 @@ pl_status pl_flownet_set_arc_cost(pl_flownet *net, int32_t arc, int64_t cost)
     pl_status st = check_arc(net, arc, "pl_flownet_set_arc_cost");
     if (st)
         return st;
+    pl_inc_arc_cost(net, arc, cost);
     net->cost[arc] = cost;
     pl_flownet_invalidate(net);
     return PL_OK;
@@ -382,6 +415,7 @@ pl_status pl_flownet_set_arc_bounds(pl_flownet *net, int32_t arc, int64_t lower,
     pl_status st;
     if ((st = check_arc(net, arc, fn)) || (st = check_bounds(lower, upper, fn)))
         return st;
+    pl_inc_arc_bounds(net, arc, lower, upper);
     net->lower[arc] = lower;
     net->upper[arc] = upper;
     pl_flownet_invalidate(net);
@@ -480,8 +514,7 @@ pl_status pl_flownet_solution_cost(const pl_flownet *net, int64_t *cost)
         return st;
     if (!cost)
         return pl_err(PL_EINVAL, "pl_flownet_solution_cost: cost is NULL");
-    *cost = net->total_cost;
-    return PL_OK;
+    return pl_flownet_held_cost(net, cost);
 }
 
 pl_status pl_flownet_get_flow(const pl_flownet *net, int32_t arc, int64_t *flow)
@@ -547,10 +580,28 @@ pl_status pl_flownet_alloc_solution(pl_flownet *net)
 pl_status pl_flownet_commit_solution(pl_flownet *net)
 {
     pl_status st = total_cost(net, net->flow, &net->total_cost);
+    net->cost_stale = 0;
     net->has_solution = net->warm_valid = (st == PL_OK);
     net->warm_n = net->n;
     net->warm_m = net->m;
     return st;
+}
+
+void pl_flownet_commit_lazy(pl_flownet *net)
+{
+    net->cost_stale = 1;
+    net->has_solution = net->warm_valid = 1;
+    net->warm_n = net->n;
+    net->warm_m = net->m;
+}
+
+pl_status pl_flownet_held_cost(const pl_flownet *net, int64_t *cost)
+{
+    if (!net->cost_stale) {
+        *cost = net->total_cost;
+        return PL_OK;
+    }
+    return total_cost(net, net->flow, cost);
 }
 
 pl_status pl_flownet_set_solution(pl_flownet *net, const int64_t *flow, const int64_t *potential)
@@ -558,6 +609,7 @@ pl_status pl_flownet_set_solution(pl_flownet *net, const int64_t *flow, const in
     if (!net || !flow)
         return pl_err(PL_EINVAL, "pl_flownet_set_solution: NULL %s", net ? "flow" : "net");
     pl_flownet_invalidate(net);
+    pl_inc_disarm(net);
     net->warm_valid = 0;
     pl_status st = pl_flownet_alloc_solution(net);
     if (st)

@@ -48,7 +48,57 @@ struct pl_flownet {
     /* The last solver's own state (e.g. a simplex basis) and its owner. */
     void *solver_state;
     const pl_solver_ops *state_ops;
+
+    /* Residual lists: out_arcs[out_first[v] .. out_end[v]-1]. Compact (the
+     * CSR of solver.h, out_end[v] = out_first[v + 1]) unless the network is
+     * armed for incremental re-solves, when each list has room to grow and
+     * removed arcs leave it (incremental.c). */
+    int32_t *out_end;            /* [n] */
+    int cost_stale;              /* total_cost not yet computed for the held solution */
+
+    /* Incremental re-solve (incremental.c). While inc.armed, every change
+     * keeps ncap, is_inf, the gapped residual lists, flow (the last solution,
+     * clipped to the bounds) and imb (its excess against the supplies) up
+     * to date, and lists the arcs changed since the last solve. */
+    struct {
+        int armed;
+        int32_t *lim;            /* [n] end of the room of v's list */
+        int32_t *pos;            /* [2 * arc room] position of residual arc r, -1 if none */
+        int64_t pool_len, pool_cap, garbage, arc_room, node_room;
+        int64_t *imb;            /* [n] */
+        int32_t *changed;        /* arcs changed since the last solve */
+        int64_t n_changed, changed_cap;
+        uint8_t *is_changed;     /* [arc room] */
+        int64_t finite_total, pos_supply, supply_sum, max_cost, cap_inf;
+        int64_t n_inf, n_neg_inf;
+    } inc;
 };
+
+/* ---- incremental re-solve (incremental.c) ----------------------------- */
+
+/* Arm net after a successful solve by an incremental solver: gapped lists,
+ * zero imbalance, no changes listed. Leaves it disarmed (and returns) if
+ * the network does not qualify (lower bounds, negative-cost infinite arcs)
+ * or memory runs out: the next solve then takes the full path. */
+PL_INTERNAL void pl_inc_arm(pl_flownet *net, int64_t cap_inf);
+/* Drop incremental tracking; the next solve rebuilds everything. */
+PL_INTERNAL void pl_inc_disarm(pl_flownet *net);
+/* Hooks: called by the mutators after checking their arguments and before
+ * (kill, bounds, supply) or after (added) changing the arrays. No-ops while
+ * disarmed; they disarm rather than fail. */
+PL_INTERNAL void pl_inc_node_added(pl_flownet *net, int32_t v);
+PL_INTERNAL void pl_inc_supply(pl_flownet *net, int32_t v, int64_t supply);
+PL_INTERNAL void pl_inc_arc_added(pl_flownet *net, int32_t a);
+PL_INTERNAL void pl_inc_arc_killed(pl_flownet *net, int32_t a);
+PL_INTERNAL void pl_inc_arc_cost(pl_flownet *net, int32_t a, int64_t cost);
+PL_INTERNAL void pl_inc_arc_bounds(pl_flownet *net, int32_t a, int64_t lower, int64_t upper);
+/* The problem of an armed network, ready for an incremental warm solve, or
+ * 0 if this solve must take the full path (limits to re-check, an error to
+ * report, too many changes). */
+PL_INTERNAL int pl_inc_problem(pl_flownet *net, pl_flow_problem *p, pl_flow_delta *d);
+/* After a successful incremental solve: the solution is feasible, so every
+ * imbalance is 0 and nothing is changed any more. */
+PL_INTERNAL void pl_inc_solved(pl_flownet *net);
 
 /* Release the solver state held by net, if any. */
 PL_INTERNAL void pl_flownet_drop_state(pl_flownet *net);
@@ -65,6 +115,14 @@ PL_INTERNAL pl_status pl_flownet_alloc_solution(pl_flownet *net);
 /* Mark net->flow/net->pot as the held solution after computing its exact
  * total cost (PL_EOVERFLOW leaves no solution). */
 PL_INTERNAL pl_status pl_flownet_commit_solution(pl_flownet *net);
+
+/* Mark net->flow/net->pot as the held solution, its total cost computed
+ * when first asked for (the incremental path: a pass over every arc saved). */
+PL_INTERNAL void pl_flownet_commit_lazy(pl_flownet *net);
+
+/* Total cost of the held solution (computed now if it was committed lazily);
+ * PL_EOVERFLOW if it does not fit in int64. */
+PL_INTERNAL pl_status pl_flownet_held_cost(const pl_flownet *net, int64_t *cost);
 
 /* Build (or refresh) the normalised problem view of net in *p.
  * Checks the 2^62 limits and supply balance; returns PL_OK, PL_EINFEASIBLE,

@@ -22,17 +22,20 @@ pl_status pl_flow_lp_check(const pl_flownet *net, int64_t *lp_cost)
     if (!net->has_solution)
         return pl_err(PL_ESTATE, "pl_flow_lp_check: the network holds no solution "
                       "(solve it or install one with pl_flownet_set_solution)");
-    int64_t opt;
-    pl_status st = pl_glpk_min_cost(net->n, net->m, net->tail, net->head, net->lower,
+    int64_t opt, held;
+    pl_status st = pl_flownet_held_cost(net, &held);
+    if (st)
+        return st;
+    st = pl_glpk_min_cost(net->n, net->m, net->tail, net->head, net->lower,
                                     net->upper, net->cost, net->supply, &opt);
     if (st == PL_EINFEASIBLE || st == PL_EUNBOUNDED)
-        return no_optimum(st, net->total_cost);
+        return no_optimum(st, held);
     if (st)
         return st;
     if (lp_cost)
         *lp_cost = opt;
-    if (opt != net->total_cost)
+    if (opt != held)
         return pl_err(PL_EVERIFY, "LP optimum %lld differs from the solution's cost %lld",
-                      (long long)opt, (long long)net->total_cost);
+                      (long long)opt, (long long)held);
     return PL_OK;
 }

@@ -63,7 +63,7 @@ static int build_levels(dinic *d)
             d->sink_level = d->level[u] + 1;
             continue;
         }
-        for (int32_t i = p->out_first[u]; i < p->out_first[u + 1]; i++) {
+        for (int32_t i = p->out_first[u]; i < pl_out_end(p, u); i++) {
             int32_t r = p->out_arcs[i];
             int32_t v = pl_residual_head(p, r);
             if (d->level[v] < 0 && pl_residual_cap(p, d->flow, r) > 0) {
@@ -80,7 +80,7 @@ static int build_levels(dinic *d)
 static int32_t next_admissible(dinic *d, int32_t u)
 {
     const pl_flow_problem *p = d->p;
-    int32_t end = p->out_first[u + 1];
+    int32_t end = pl_out_end(p, u);
 
     if (d->cur[u] == p->out_first[u] - 1) {
         if (is_sink_node(d, u) && d->level[u] + 1 == d->sink_level &&

@@ -20,6 +20,10 @@ pl_status pl_flownet_build_csr(pl_flownet *net)
     if (!arcs)
         return PL_ENOMEM;
     net->out_arcs = arcs;
+    int32_t *end = pl_realloc_array(net->out_end, (size_t)n + 1, sizeof *end);
+    if (!end)
+        return PL_ENOMEM;
+    net->out_end = end;
 
     memset(first, 0, ((size_t)n + 1) * sizeof *first);
     for (int32_t a = 0; a < m; a++) {
@@ -36,6 +40,7 @@ pl_status pl_flownet_build_csr(pl_flownet *net)
     for (int32_t v = n; v > 0; v--)
         first[v] = first[v - 1];
     first[0] = 0;
+    memcpy(end, first + 1, (size_t)n * sizeof *end);
     net->csr_valid = 1;
     return PL_OK;
 }

@@ -30,7 +30,7 @@ pl_status pl_residual_potentials(const pl_flow_problem *p, const int64_t *flow, 
         qhead = qhead + 1 == n ? 0 : qhead + 1;
         qsize--;
         queued[u] = 0;
-        for (int32_t i = p->out_first[u]; i < p->out_first[u + 1]; i++) {
+        for (int32_t i = p->out_first[u]; i < pl_out_end(p, u); i++) {
             int32_t r = p->out_arcs[i];
             if (pl_residual_cap(p, flow, r) <= 0)
                 continue;

@@ -137,7 +137,7 @@ static void fresh_potentials(pl_flownet *net, const pl_flow_problem *p)
         if (net->node_dead[v] == PL_NODE_REVIVED)
             net->node_dead[v] = PL_NODE_LIVE;
         int64_t best = INT64_MIN;
-        for (int32_t i = p->out_first[v]; i < p->out_first[v + 1]; i++) {
+        for (int32_t i = p->out_first[v]; i < pl_out_end(p, v); i++) {
             int32_t r = p->out_arcs[i], h = pl_residual_head(p, r);
             int old = h < net->warm_n && net->node_dead[h] == PL_NODE_LIVE;
             if (old && pl_residual_cap(p, net->flow, r) > 0) {
@@ -176,19 +176,49 @@ static int prepare_start(pl_flownet *net, const pl_flow_problem *p, const pl_sol
     return 1;
 }
 
+/* The incremental path applies to an armed network (incremental.c), a
+ * solver flagged for it and a warm start from a solution the network still
+ * holds in its arrays. */
+static int take_incremental(pl_flownet *net, const pl_solver_ops *ops, const pl_solve_opts *opts,
+                            pl_flow_problem *p, pl_flow_delta *delta)
+{
+    unsigned need = PL_SOLVER_WARM_START | PL_SOLVER_INCREMENTAL;
+    return (ops->flags & need) == need && !opts->cold_start && net->warm_valid &&
+           (!net->state_ops || net->state_ops == ops) && pl_inc_problem(net, p, delta);
+}
+
+static pl_status full_setup(pl_flownet *net, const pl_solver_ops *ops, const pl_solve_opts *opts,
+                            pl_flow_problem *p, pl_solve_stats *stats)
+{
+    pl_status st;
+    pl_inc_disarm(net);
+    if ((st = pl_flownet_normalise(net, p)) || (st = check_unbounded(p)) ||
+        (st = pl_flownet_alloc_solution(net)))
+        return st;
+    if (opts->cold_start || net->state_ops != ops)
+        pl_flownet_drop_state(net);
+    p->warm = stats->warm = prepare_start(net, p, ops, opts);
+    p->structure_version = net->structure_version;
+    return PL_OK;
+}
+
 static pl_status run(pl_flownet *net, const pl_solver_ops *ops, const pl_solve_opts *opts,
                      pl_solve_stats *stats)
 {
     double t0 = pl_now();
     pl_flow_problem p;
+    pl_flow_delta delta;
     pl_status st;
-    if ((st = pl_flownet_normalise(net, &p)) || (st = check_unbounded(&p)) ||
-        (st = pl_flownet_alloc_solution(net)))
+    int inc = take_incremental(net, ops, opts, &p, &delta);
+    if (inc) {
+        /* Flows, imbalances and lists are current; only new nodes need a price. */
+        fresh_potentials(net, &p);
+        net->warm_valid = 0;
+        stats->warm = 1;
+    } else if ((st = full_setup(net, ops, opts, &p, stats))) {
         return st;
-    if (opts->cold_start || net->state_ops != ops)
-        pl_flownet_drop_state(net);
-    p.warm = stats->warm = prepare_start(net, &p, ops, opts);
-    p.structure_version = net->structure_version;
+    }
+    stats->incremental = inc;
     pl_flow_solution sol = {.flow = net->flow, .potential = net->pot,
                             .state = ops->free_state ? &net->solver_state : NULL};
 
@@ -204,15 +234,28 @@ static pl_status run(pl_flownet *net, const pl_solver_ops *ops, const pl_solve_o
     if (st) {
         /* A failed solve may leave its state half-updated: start afresh next time. */
         pl_flownet_drop_state(net);
+        pl_inc_disarm(net);
         return st;
     }
-    if ((st = check_solver_flow(&p, net->flow, ops->name)) ||
-        (st = repair_inf_potentials(&p, net->flow, net->pot)))
+    /* An incremental solver's flows are trusted (opts->verify checks them). */
+    if ((!inc && (st = check_solver_flow(&p, net->flow, ops->name))) ||
+        (st = repair_inf_potentials(&p, net->flow, net->pot))) {
+        pl_inc_disarm(net);
         return st;
+    }
+    if (inc) {
+        pl_inc_solved(net);
+        pl_flownet_commit_lazy(net);
+        return PL_OK;
+    }
     for (int32_t a = 0; a < net->m; a++)
         if (pl_add_ovf(net->flow[a], net->lower[a], &net->flow[a]))
             return pl_err(PL_EOVERFLOW, "arc %d: flow plus lower bound overflows", a);
-    return pl_flownet_commit_solution(net);
+    if ((st = pl_flownet_commit_solution(net)))
+        return st;
+    if (ops->flags & PL_SOLVER_INCREMENTAL)
+        pl_inc_arm(net, p.cap_inf);
+    return PL_OK;
 }
 
 pl_status pl_flownet_solve(pl_flownet *net, const pl_solve_opts *opts, pl_solve_stats *stats)

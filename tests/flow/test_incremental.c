@@ -272,7 +272,7 @@ static void random_change(pl_test_rng *r, pair *p)
 static void random_sequences(const char *solver, uint64_t seed, int sequences, int steps)
 {
     pl_test_rng r = {seed};
-    int warm_solves = 0, optimal = 0;
+    int warm_solves = 0, optimal = 0, incremental = 0;
     for (int q = 0; q < sequences; q++) {
         pl_randnet_opts o;
         pl_randnet_opts_init(&o);
@@ -300,6 +300,7 @@ static void random_sequences(const char *solver, uint64_t seed, int sequences, i
                 optimal++;
             }
             warm_solves += sw.warm;
+            incremental += sw.incremental;
             random_change(&r, &p);
         }
         pl_flownet_free(p.warm);
@@ -309,6 +310,9 @@ static void random_sequences(const char *solver, uint64_t seed, int sequences, i
     if (warm_solves < sequences * steps / 4 || optimal < sequences * steps / 4)
         fail_msg("%s: only %d warm solves and %d optimal of %d", solver, warm_solves, optimal,
                  sequences * steps);
+    /* Relaxation re-solves take the incremental path whenever no lower bound is set. */
+    if (strcmp(solver, "relaxation") == 0 && incremental < sequences * steps / 8)
+        fail_msg("relaxation: only %d of %d solves were incremental", incremental, sequences * steps);
 }
 
 static void test_random_ssp(void **s) { (void)s; random_sequences("ssp", 11, 150, 25); }

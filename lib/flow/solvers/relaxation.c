@@ -62,6 +62,7 @@
  * Iterations: out->iterations counts ascents plus augmentations from
  * iterate(); opts->max_iterations caps it (PL_ELIMIT). */
 #include <stdlib.h>
+#include <string.h>
 #include "../flownet_impl.h"
 
 #define RX_PRICE_LIMIT ((int64_t)1 << 61)
@@ -220,7 +221,7 @@ static void retract_deficits(rx_work *w)
         int32_t u = v;
         for (int32_t steps = 0; w->excess[u] < 0 && steps < p->n; steps++) {
             int32_t r = -1, h = -1;
-            for (; cur[u] < p->out_first[u + 1]; cur[u]++) {
+            for (int32_t end = pl_out_end(p, u); cur[u] < end; cur[u]++) {
                 int32_t q = p->out_arcs[cur[u]];
                 if ((q & 1) || w->flow[q >> 1] == 0)
                     continue;
@@ -256,7 +257,7 @@ static inline int32_t balanced_dfs(rx_work *w, int32_t start, int back, int32_t 
     int32_t *stack = w->members, top = 0, budget = RX_DFS_BUDGET;
     w->cur[start] = p->out_first[start];
     while (top >= 0 && budget > 0) {
-        int32_t u = stack[top], k = w->cur[u], end = p->out_first[u + 1];
+        int32_t u = stack[top], k = w->cur[u], end = pl_out_end(p, u);
         for (; k < end && budget > 0; k++, budget--) {
             int32_t r = p->out_arcs[k], h = pl_residual_head(p, r), used = back ? r ^ 1 : r;
             if (labelled(w, h) || rcap(w, used) == 0 || rcost(w, r, u, h) != 0)
@@ -312,7 +313,7 @@ static int raise_deficit(rx_work *w, int32_t v)
 {
     const pl_flow_problem *p = w->p;
     int64_t in0 = 0, delta = INT64_MAX;
-    for (int32_t k = p->out_first[v]; k < p->out_first[v + 1]; k++) {
+    for (int32_t k = p->out_first[v], end = pl_out_end(p, v); k < end; k++) {
         int32_t r = p->out_arcs[k], h = pl_residual_head(p, r);
         int64_t c = rcap(w, r ^ 1);
         if (h == v || c == 0)
@@ -325,7 +326,7 @@ static int raise_deficit(rx_work *w, int32_t v)
     }
     if (in0 >= -w->excess[v] || delta == INT64_MAX || w->pi[v] > RX_PRICE_LIMIT - delta)
         return 0;
-    for (int32_t k = p->out_first[v]; k < p->out_first[v + 1]; k++) {
+    for (int32_t k = p->out_first[v], end = pl_out_end(p, v); k < end; k++) {
         int32_t r = p->out_arcs[k], h = pl_residual_head(p, r);
         int64_t c = rcap(w, r ^ 1);
         if (h != v && c > 0 && rcost(w, r, v, h) == 0)
@@ -366,6 +367,25 @@ static void relocate_deficits(rx_work *w)
     }
 }
 
+/* Incremental warm start: only the changed arcs can break slackness (the
+ * others kept their flow, capacity, cost and end prices since the last
+ * optimum), and the network hands over the excesses, so no pass over every
+ * arc is needed. */
+static void restore_changed(rx_work *w)
+{
+    const pl_flow_problem *p = w->p;
+    const pl_flow_delta *d = p->delta;
+    memcpy(w->excess, d->excess, (size_t)p->n * sizeof *w->excess);
+    for (int32_t i = 0; i < d->n_changed_arcs; i++) {
+        int32_t a = d->changed_arcs[i], t = p->tail[a], h = p->head[a];
+        int64_t rc = p->cost[a] + w->pi[t] - w->pi[h], f = w->flow[a];
+        int64_t want = rc < 0 ? p->cap[a] : rc > 0 ? 0 : f;
+        w->flow[a] = want;
+        w->excess[t] -= want - f;
+        w->excess[h] += want - f;
+    }
+}
+
 /* The lowest price a feasible problem should ever need: (n + 1) *
  * (max|cost| + 1) below the lowest starting price, but not below the
  * hard floor. */
@@ -375,9 +395,13 @@ static void set_floor(rx_work *w)
     int64_t lo = 0, cmax = 0;
     for (int32_t v = 0; v < p->n; v++)
         lo = w->pi[v] < lo ? w->pi[v] : lo;
-    for (int32_t a = 0; a < p->m; a++) {
-        int64_t c = p->cost[a] < 0 ? -p->cost[a] : p->cost[a];
-        cmax = c > cmax ? c : cmax;
+    if (p->delta) {
+        cmax = p->delta->cost_bound;
+    } else {
+        for (int32_t a = 0; a < p->m; a++) {
+            int64_t c = p->cost[a] < 0 ? -p->cost[a] : p->cost[a];
+            cmax = c > cmax ? c : cmax;
+        }
     }
     /* (n + 1) * (cmax + 1) <= 2^60 + n + cmax + 1 by the problem's limits. */
     int64_t span = ((int64_t)p->n + 1) * (cmax + 1);
@@ -444,7 +468,7 @@ static int scan_node(rx_work *w, int32_t u, int64_t *es, int64_t *out0)
     const pl_flow_problem *p = w->p;
     w->mark[u] = w->gen + 1;
     *es += w->excess[u];
-    for (int32_t k = p->out_first[u]; k < p->out_first[u + 1]; k++) {
+    for (int32_t k = p->out_first[u], end = pl_out_end(p, u); k < end; k++) {
         int32_t r = p->out_arcs[k], h = pl_residual_head(p, r);
         if (h == u || rcost(w, r, u, h) != 0)
             continue;
@@ -481,7 +505,7 @@ static pl_status ascend(rx_work *w, int64_t trapped, int *negative)
     *negative = 0;
     for (int32_t i = 0; i < w->nmembers; i++) {
         int32_t u = w->members[i];
-        for (int32_t k = p->out_first[u]; k < p->out_first[u + 1]; k++) {
+        for (int32_t k = p->out_first[u], end = pl_out_end(p, u); k < end; k++) {
             int32_t r = p->out_arcs[k], h = pl_residual_head(p, r);
             if (in_set(w, h))
                 continue;
@@ -591,7 +615,10 @@ static pl_status run(rx_work *w)
         for (int32_t a = 0; a < p->m; a++)
             w->flow[a] = 0;
     }
-    pl_restore_slackness(p, w->pi, w->flow, w->excess);
+    if (warm && p->delta)
+        restore_changed(w);
+    else
+        pl_restore_slackness(p, w->pi, w->flow, w->excess);
     /* A cold start's deficits are the demands themselves: nothing to gain.
      * A second pass handles the deficits the first one's ascents created. */
     for (int pass = 0; warm && pass < 2; pass++) {
@@ -631,5 +658,5 @@ const pl_solver_ops pl_solver_relaxation = {
     .description = "relaxation (Bertsekas-Tseng RELAX-style dual ascent): single- and multi-node price "
                    "rises on balanced arcs, augmenting to deficits",
     .solve = solve,
-    .flags = PL_SOLVER_WARM_START,
+    .flags = PL_SOLVER_WARM_START | PL_SOLVER_INCREMENTAL,
 };
