@@ -161,3 +161,49 @@ def test_relaxation_matches_network_simplex(data, name, cost, nodes, arcs):
     res = net.solve("relaxation", verify=True)
     assert res.cost == net.solve("network-simplex").cost == cost
     check_certificate(net, net.solve("relaxation", cold_start=True))
+
+
+def test_task_churn_relaxation_matches_cold():
+    """A scheduler's loop: tasks leave (remove_node) and arrive (add_node +
+    arcs) between solves. Relaxation re-solves each round from the last
+    answer (the incremental path) and must match a from-scratch solve of a
+    twin network given the same changes."""
+    rng = random.Random(7)
+    nets = [placement.FlowNetwork(), placement.FlowNetwork()]
+    for net in nets:
+        net.add_node(0, "sink")
+        net.add_node(0, "X")
+        net.add_node(0, "U")
+        net.add_arc(2, 0, cost=0)
+        for m in range(5):
+            v = net.add_node()
+            net.add_arc(1, v, cost=m, capacity=2)
+            net.add_arc(v, 0, cost=0, capacity=2)
+    tasks = []
+
+    def add_task():
+        ends = (rng.randint(3, 7), rng.randint(30, 40), rng.randint(5, 15), rng.randint(0, 4))
+        ids = []
+        for net in nets:
+            t = net.add_node(1)
+            net.set_supply(0, net.supply(0) - 1)
+            net.add_arc(t, 2, cost=ends[1], capacity=1)
+            net.add_arc(t, 1, cost=ends[2], capacity=1)
+            net.add_arc(t, ends[0], cost=ends[3], capacity=1)
+            ids.append(t)
+        assert ids[0] == ids[1]
+        tasks.append(ids[0])
+
+    for _ in range(8):
+        add_task()
+    for rnd in range(25):
+        for _ in range(rng.randint(0, 2)):
+            t = tasks.pop(rng.randrange(len(tasks)))
+            for net in nets:
+                net.remove_node(t)
+                net.set_supply(0, net.supply(0) + 1)
+        for _ in range(rng.randint(0, 2)):
+            add_task()
+        warm = nets[0].solve("relaxation", verify=True).cost
+        cold = nets[1].solve("network-simplex", verify=True, cold_start=True).cost
+        assert warm == cold, rnd
