@@ -180,7 +180,11 @@ pl_status pl_flownet_find_node(const pl_flownet *net, const char *name, int32_t 
  *
  * Normalises the network (see ::pl_flow_problem), rules out unboundedness,
  * runs the solver chosen in \p opts and keeps its flows, potentials and cost
- * in the network.
+ * in the network. After a solve by a solver flagged ::PL_SOLVER_INCREMENTAL
+ * the network keeps its problem up to date change by change, and the next
+ * warm solve by that solver only looks at what changed
+ * (pl_solve_stats::incremental; doc/flow.md, "The incremental path"); the
+ * total cost is then computed when first asked for.
  * \param opts options, or NULL for the defaults.
  * \param[out] stats statistics of this solve (may be NULL).
  * \return ::PL_OK; ::PL_EINFEASIBLE (no flow meets the supplies and bounds,
@@ -196,7 +200,13 @@ pl_status pl_flownet_solve(pl_flownet *net, const pl_solve_opts *opts, pl_solve_
 /** \brief Non-zero if the network holds a solution (from a solve or pl_flownet_set_solution()). */
 int pl_flownet_has_solution(const pl_flownet *net);
 
-/** \brief Total cost of the held solution. \return ::PL_OK, ::PL_ESTATE (no solution), ::PL_EINVAL. */
+/**
+ * \brief Total cost of the held solution.
+ * \return ::PL_OK, ::PL_ESTATE (no solution), ::PL_EINVAL; ::PL_EOVERFLOW if
+ *         the total does not fit in int64 (after an incremental solve the
+ *         total is summed here rather than by the solve, so this is where
+ *         that overflow is reported).
+ */
 pl_status pl_flownet_solution_cost(const pl_flownet *net, int64_t *cost);
 
 /** \brief Flow on one arc of the held solution. \return ::PL_OK, ::PL_ESTATE, ::PL_EINVAL. */

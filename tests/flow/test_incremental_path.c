@@ -116,6 +116,14 @@ static int solve_twin(twin *t, const char *solver)
     return sw.incremental;
 }
 
+/* Build the twin and solve it once with relaxation: that full solve arms
+ * the warm copy. */
+static void twin_armed(twin *t, int tasks, uint64_t seed)
+{
+    twin_init(t, tasks, seed);
+    assert_int_equal(solve_twin(t, "relaxation"), 0);
+}
+
 /* Churn of every kind keeps the incremental path, round after round. */
 static void test_taken_under_churn(void **s)
 {
@@ -167,8 +175,7 @@ static void test_lower_bound_disarms(void **s)
 {
     (void)s;
     twin t;
-    twin_init(&t, 8, 2);
-    solve_twin(&t, "relaxation");
+    twin_armed(&t, 8, 2);
     int32_t a;
     assert_pl_ok(pl_flownet_add_arc(t.net[0], t.x, t.machine[0], 1, 2, 3, &a));
     assert_pl_ok(pl_flownet_add_arc(t.net[1], t.x, t.machine[0], 1, 2, 3, NULL));
@@ -188,8 +195,7 @@ static void test_other_solver_and_cold_start(void **s)
 {
     (void)s;
     twin t;
-    twin_init(&t, 9, 3);
-    solve_twin(&t, "relaxation");
+    twin_armed(&t, 9, 3);
     add_task(&t);
     assert_int_equal(solve_twin(&t, "relaxation"), 1);
     remove_task(&t);
@@ -215,8 +221,7 @@ static void test_many_changes_full_path(void **s)
 {
     (void)s;
     twin t;
-    twin_init(&t, 30, 4);
-    solve_twin(&t, "relaxation");
+    twin_armed(&t, 30, 4);
     int32_t m = pl_flownet_arc_count(t.net[0]);
     for (int32_t a = 0; a < m; a++)
         if (!pl_flownet_arc_removed(t.net[0], a)) {
@@ -236,8 +241,7 @@ static void test_hub_growth(void **s)
 {
     (void)s;
     twin t;
-    twin_init(&t, 4, 5);
-    solve_twin(&t, "relaxation");
+    twin_armed(&t, 4, 5);
     int incremental = 0, rounds = 60;
     for (int round = 0; round < rounds; round++) {
         for (int i = 0; i < 8; i++)
@@ -258,8 +262,7 @@ static void test_infeasible_then_mended(void **s)
 {
     (void)s;
     twin t;
-    twin_init(&t, 6, 6);
-    solve_twin(&t, "relaxation");
+    twin_armed(&t, 6, 6);
     int64_t b = supply_of(t.net[0], t.sink);
     assert_pl_ok(pl_flownet_set_supply(t.net[0], t.sink, b - 1));
     pl_solve_opts o;
@@ -279,8 +282,7 @@ static void test_solution_file_after_incremental(void **s)
 {
     (void)s;
     twin t;
-    twin_init(&t, 7, 7);
-    solve_twin(&t, "relaxation");
+    twin_armed(&t, 7, 7);
     add_task(&t);
     assert_int_equal(solve_twin(&t, "relaxation"), 1);
     int64_t cost;
@@ -296,6 +298,34 @@ static void test_solution_file_after_incremental(void **s)
     twin_free(&t);
 }
 
+/* A total cost beyond int64 after an incremental solve is reported by the
+ * cost query (the full path reports it from the solve itself). */
+static void test_cost_overflow_reported_lazily(void **s)
+{
+    (void)s;
+    pl_flownet *net;
+    int32_t a;
+    assert_pl_ok(pl_flownet_create(&net));
+    assert_pl_ok(pl_flownet_add_node(net, NULL, 1024, NULL));
+    assert_pl_ok(pl_flownet_add_node(net, NULL, -1024, NULL));
+    assert_pl_ok(pl_flownet_add_arc(net, 0, 1, 0, 2048, 1, &a));
+    pl_solve_opts o;
+    pl_solve_opts_init(&o);
+    o.solver = "relaxation";
+    pl_solve_stats st;
+    assert_pl_ok(pl_flownet_solve(net, &o, &st));
+    assert_int_equal(st.incremental, 0);
+    assert_pl_ok(pl_flownet_set_arc_cost(net, a, (int64_t)1 << 58));
+    assert_pl_ok(pl_flownet_solve(net, &o, &st));
+    assert_int_equal(st.incremental, 1);
+    int64_t cost;
+    assert_pl_status(pl_flownet_solution_cost(net, &cost), PL_EOVERFLOW);
+    /* The same network solved in full fails in the solve. */
+    o.cold_start = 1;
+    assert_pl_status(pl_flownet_solve(net, &o, &st), PL_EOVERFLOW);
+    pl_flownet_free(net);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +336,7 @@ int main(void)
         cmocka_unit_test(test_hub_growth),
         cmocka_unit_test(test_infeasible_then_mended),
         cmocka_unit_test(test_solution_file_after_incremental),
+        cmocka_unit_test(test_cost_overflow_reported_lazily),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
