@@ -95,7 +95,7 @@ static int list_add(pl_flownet *net, int32_t v, int32_t r)
     if (net->out_end[v] == net->inc.lim[v]) {
         int64_t count = net->out_end[v] - net->out_first[v], room = 2 * count + 4;
         int64_t at = net->inc.pool_len;
-        if (at + room > PL_FLOWNET_MAX_SIZE * 3LL)
+        if (at + room > INT32_MAX)
             return -1;
         if (at + room > net->inc.pool_cap) {
             int64_t cap = (at + room) + (at + room) / 2;
