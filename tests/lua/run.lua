@@ -136,6 +136,44 @@ for seed = 1, 8 do
   end)
 end
 
+-- A scheduler's loop from Lua: tasks leave and arrive between relaxation
+-- re-solves (the incremental path); each answer equals the LP optimum.
+check("task churn with relaxation re-solves", function()
+  math.randomseed(42)
+  local net = placement.FlowNetwork()
+  local sink, x, u = net:add_node(0, "sink"), net:add_node(0, "X"), net:add_node(0, "U")
+  net:add_arc(u, sink, 0, placement.CAP_INF, 0)
+  local machines = {}
+  for m = 1, 4 do
+    local v = net:add_node()
+    machines[m] = v
+    net:add_arc(x, v, 0, 2, m)
+    net:add_arc(v, sink, 0, 2, 0)
+  end
+  local tasks = {}
+  local function add_task()
+    local t = net:add_node(1)
+    net:set_supply(sink, net:supply(sink) - 1)
+    net:add_arc(t, u, 0, 1, math.random(30, 40))
+    net:add_arc(t, x, 0, 1, math.random(5, 15))
+    net:add_arc(t, machines[math.random(1, 4)], 0, 1, math.random(0, 4))
+    tasks[#tasks + 1] = t
+  end
+  for _ = 1, 6 do add_task() end
+  for _ = 1, 15 do
+    for _ = 1, math.random(0, 2) do
+      if #tasks > 0 then
+        local t = table.remove(tasks, math.random(1, #tasks))
+        net:remove_node(t)
+        net:set_supply(sink, net:supply(sink) + 1)
+      end
+    end
+    for _ = 1, math.random(0, 2) do add_task() end
+    local cost = placement.solve(net, "relaxation").cost
+    assert(net:lp_check() == cost)
+  end
+end)
+
 -- Errors become Lua errors carrying the status name and library message.
 check("parse error names the line", function()
   raises(function() placement.FlowNetwork.from_dimacs_string("p min 2 1\nn 1 1\nx 3\n") end,
