@@ -220,7 +220,8 @@ void pl_inc_arm(pl_flownet *net, int64_t cap_inf)
     int64_t big = need <= room / 2 ? 2 * need : room;
     if (big < cap_inf)
         big = cap_inf;
-    if (node_room(net, net->n) || arc_room(net, net->m) || build_lists(net)) {
+    /* One more than needed: an empty network still gets its arrays. */
+    if (node_room(net, (int64_t)net->n + 1) || arc_room(net, (int64_t)net->m + 1) || build_lists(net)) {
         net->csr_valid = 0;
         return;
     }
