@@ -26,6 +26,11 @@ PL_INTERNAL char *pl_strdup(const char *s);
 /* Grow *p (holding *cap elements of size) so it can hold need elements. */
 PL_INTERNAL pl_status pl_grow(void **p, int64_t *cap, int64_t need, size_t size);
 
+/* Ascending qsort comparators for int32_t, int64_t and double (compare.c). */
+PL_INTERNAL int pl_cmp_i32(const void *a, const void *b);
+PL_INTERNAL int pl_cmp_i64(const void *a, const void *b);
+PL_INTERNAL int pl_cmp_double(const void *a, const void *b);
+
 /* Monotonic wall clock in seconds. */
 PL_INTERNAL double pl_now(void);
 

@@ -228,12 +228,6 @@ pl_status pl_disagg_placement(const pl_disagg_cluster *c, int32_t id, int32_t *n
 
 /* ---- apply / release ------------------------------------------------------------ */
 
-static int cmp_i32(const void *a, const void *b)
-{
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Validate the NVMe part of d; on success *k, *bw, *sharers describe the
  * composition the workload will run on (sharers includes it). */
 static pl_status check_nvme(const pl_disagg_cluster *c, const pl_disagg_workload *w,
@@ -336,7 +330,7 @@ static pl_status new_comp(pl_disagg_cluster *c, const pl_disagg_decision *d, int
     m->node = d->node;
     m->n = d->n_new_devices;
     memcpy(m->dev, d->new_devices, (size_t)m->n * sizeof *m->dev);
-    qsort(m->dev, (size_t)m->n, sizeof *m->dev, cmp_i32);
+    qsort(m->dev, (size_t)m->n, sizeof *m->dev, pl_cmp_i32);
     for (int32_t i = 0; i < m->n; i++) {
         m->bw += c->nvme[m->dev[i]].bw;
         m->cap += c->nvme[m->dev[i]].cap;

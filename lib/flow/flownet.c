@@ -311,12 +311,6 @@ pl_status pl_flownet_remove_arc(pl_flownet *net, int32_t arc)
     return st ? st : kill_arc(net, arc);
 }
 
-static int cmp_int32(const void *x, const void *y)
-{
-    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
-    return (a > b) - (a < b);
-}
-
 pl_status pl_flownet_remove_node(pl_flownet *net, int32_t node)
 {
     pl_status st;
@@ -338,7 +332,7 @@ pl_status pl_flownet_remove_node(pl_flownet *net, int32_t node)
     for (int64_t i = 0; i < degree; i++)
         arcs[i] = net->out_arcs[net->out_first[node] + i] >> 1;
     if (net->inc.armed)
-        qsort(arcs, (size_t)degree, sizeof *arcs, cmp_int32);
+        qsort(arcs, (size_t)degree, sizeof *arcs, pl_cmp_i32);
     for (int64_t i = 0; i < degree; i++)
         if (!net->arc_dead[arcs[i]])
             kill_arc(net, arcs[i]);

@@ -8,12 +8,6 @@
 
 enum { GPU_FREE = 0, GPU_USED = 1, GPU_FAILED = 2 };
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Lower median of the GPU jobs' GPU counts and total cores: "the typical
  * job" that a machine's free GPUs should be able to hold. */
 void pl_sim_reference_job(pl_sim *s)
@@ -33,8 +27,8 @@ void pl_sim_reference_job(pl_sim *s)
         c[n++] = tot.cores;
     }
     if (g && c && n > 0) {
-        qsort(g, (size_t)n, sizeof *g, cmp_i64);
-        qsort(c, (size_t)n, sizeof *c, cmp_i64);
+        qsort(g, (size_t)n, sizeof *g, pl_cmp_i64);
+        qsort(c, (size_t)n, sizeof *c, pl_cmp_i64);
         s->ref_gpus = (int32_t)g[(n - 1) / 2];
         s->ref_cores = c[(n - 1) / 2];
     }

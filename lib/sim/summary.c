@@ -7,12 +7,6 @@
 /* Relative tolerance of "slower than ideal": float noise, not a slowdown. */
 #define SLOWER_EPS 1e-6
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Nearest-rank percentile of a sorted array. */
 static double percentile(const double *v, int64_t n, double p)
 {
@@ -72,7 +66,7 @@ pl_status pl_sim_summarise(const pl_sim *s, pl_sim_result *res)
         if (!v)
             return PL_ENOMEM;
         memcpy(v, res->dtimes, (size_t)res->ndtimes * sizeof *v);
-        qsort(v, (size_t)res->ndtimes, sizeof *v, cmp_double);
+        qsort(v, (size_t)res->ndtimes, sizeof *v, pl_cmp_double);
         double sum = 0;
         for (int64_t i = 0; i < res->ndtimes; i++)
             sum += v[i];

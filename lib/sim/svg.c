@@ -18,12 +18,6 @@
 static const char *const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                                       "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Values of the done jobs (field 0: slowdown, 1: wait), sorted. */
 static double *collect(const pl_sim_result *res, int field, int32_t *n)
 {
@@ -36,7 +30,7 @@ static double *collect(const pl_sim_result *res, int field, int32_t *n)
         if (pl_sim_result_job(res, i, &r) == PL_OK && r.state == PL_SIM_DONE)
             v[k++] = field ? r.wait : r.slowdown;
     }
-    qsort(v, (size_t)k, sizeof *v, cmp_double);
+    qsort(v, (size_t)k, sizeof *v, pl_cmp_double);
     *n = k;
     return v;
 }
