@@ -258,8 +258,9 @@ void pl_inc_node_added(pl_flownet *net, int32_t v)
         pl_inc_disarm(net);
         return;
     }
-    if (v >= net->warm_n || net->inc.lim[v] < net->out_first[v]) {
-        /* A new id: an empty list with no room (the first arc moves it). */
+    if (v >= net->warm_n) {
+        /* An id without a list at the last solve: an empty list with no room
+         * (the first arc moves it). A revived older id keeps its emptied list. */
         net->out_first[v] = net->out_end[v] = net->inc.lim[v] = (int32_t)net->inc.pool_len;
     }
     net->inc.imb[v] = 0;
