@@ -1,7 +1,6 @@
 /* Constraint sets: units, filters, affinities; classes and conflicts
  * (thesis ch. 4 sec. 2.1-2.2); the assignment checker. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,51 +276,37 @@ static pl_status find_too_big(pl_constraints *c, const pl_cnodes *nodes)
     return PL_OK;
 }
 
-/* Appends printf output to buf (cap bytes, *len used), truncating silently. */
-static void appendf(char *buf, size_t cap, size_t *len, const char *fmt, ...) PL_PRINTF(4, 5);
-static void appendf(char *buf, size_t cap, size_t *len, const char *fmt, ...)
-{
-    if (*len >= cap - 1)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(buf + *len, cap - *len, fmt, ap);
-    va_end(ap);
-    if (w > 0)
-        *len = (*len + (size_t)w < cap - 1) ? *len + (size_t)w : cap - 1;
-}
-
 /* Names the constraints behind each conflict: the class's filters, the
  * separated pair, or the demand against the largest allowed node. */
 static void describe_conflicts(const pl_constraints *c, const pl_cnodes *nodes, char *buf, size_t cap)
 {
     size_t len = 0;
-    appendf(buf, cap, &len, "%d constraint conflict(s):", c->nconflicts);
+    pl_appendf(buf, cap, &len, "%d constraint conflict(s):", c->nconflicts);
     for (int32_t i = 0; i < c->nconflicts; i++) {
         const pl_conflict *f = &c->conflicts[i];
         int32_t k = f->cls;
-        appendf(buf, cap, &len, " [class %d (unit %d)", k, c->first_unit[k]);
+        pl_appendf(buf, cap, &len, " [class %d (unit %d)", k, c->first_unit[k]);
         if (f->kind == PL_CONFLICT_NO_NODE) {
-            appendf(buf, cap, &len, " no node satisfies:");
+            pl_appendf(buf, cap, &len, " no node satisfies:");
             for (int64_t q = 0; q < c->nfilters; q++)
                 if (c->class_of[c->filters[q].unit] == k && c->filters[q].set)
-                    appendf(buf, cap, &len, " unit %d %s;", c->filters[q].unit, c->filters[q].key);
+                    pl_appendf(buf, cap, &len, " unit %d %s;", c->filters[q].unit, c->filters[q].key);
                 else if (c->class_of[c->filters[q].unit] == k)
-                    appendf(buf, cap, &len, " unit %d %s %s=%s;", c->filters[q].unit,
+                    pl_appendf(buf, cap, &len, " unit %d %s %s=%s;", c->filters[q].unit,
                             c->filters[q].negate ? "must-not" : "must", c->filters[q].key,
                             c->filters[q].value);
         } else if (f->kind == PL_CONFLICT_SELF_ANTI) {
-            appendf(buf, cap, &len, " units %d and %d must share a node (affinity) and must not "
+            pl_appendf(buf, cap, &len, " units %d and %d must share a node (affinity) and must not "
                     "(anti-affinity)", f->unit_a, f->unit_b);
         } else {
             double best = -1;
             for (int32_t n = 0; n < c->nnodes; n++)
                 if (c->allowed[(size_t)k * (size_t)c->nnodes + (size_t)n] && nodes->v[n].cores > best)
                     best = nodes->v[n].cores;
-            appendf(buf, cap, &len, " demand %g cores, %g GB exceeds every allowed node "
+            pl_appendf(buf, cap, &len, " demand %g cores, %g GB exceeds every allowed node "
                     "(largest %g cores)", c->class_cores[k], c->class_mem[k], best);
         }
-        appendf(buf, cap, &len, "]");
+        pl_appendf(buf, cap, &len, "]");
     }
 }
 

@@ -26,6 +26,10 @@ PL_INTERNAL char *pl_strdup(const char *s);
 /* Grow *p (holding *cap elements of size) so it can hold need elements. */
 PL_INTERNAL pl_status pl_grow(void **p, int64_t *cap, int64_t need, size_t size);
 
+/* Append printf output to buf (cap bytes, *len used so far), truncating
+ * silently at cap - 1 bytes; buf stays NUL-terminated (strbuf.c). */
+PL_INTERNAL void pl_appendf(char *buf, size_t cap, size_t *len, const char *fmt, ...) PL_PRINTF(4, 5);
+
 /* Ascending qsort comparators for int32_t, int64_t and double (compare.c). */
 PL_INTERNAL int pl_cmp_i32(const void *a, const void *b);
 PL_INTERNAL int pl_cmp_i64(const void *a, const void *b);

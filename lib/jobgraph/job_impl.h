@@ -44,6 +44,11 @@ typedef struct pl_job_rule {
 
 /* Release the constraint storage (job_destroy) and copy it (pl_job_copy). */
 PL_INTERNAL void pl_job_free_constraints(pl_job *job);
+
+/* Traffic weight of an SC17 batch size (seed 002 sec. 5: 4 for "1" down to
+ * 1 for "128", 1 for anything else); the CSV/JSON trace loader uses the same
+ * rule so that an SC17 workload written as CSV gives the same jobs (sc17.c). */
+PL_INTERNAL double pl_sc17_batch_traffic(const char *size);
 PL_INTERNAL pl_status pl_job_copy_constraints(const pl_job *src, pl_job *dst);
 
 struct pl_jobset {

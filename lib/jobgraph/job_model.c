@@ -1,7 +1,6 @@
 /* Jobs on a topology as the thesis's constraint model (job_model.h), and
  * pl_job_check_constraints(): the classes, node sets and conflicts are
  * lib/constraints' (pl_constraints_resolve); this file only translates. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,30 +180,17 @@ void pl_jmodel_free(pl_jmodel *m)
 
 /* ---- describing conflicts ---------------------------------------------------------------- */
 
-static void appendf(char *buf, size_t cap, size_t *len, const char *fmt, ...) PL_PRINTF(4, 5);
-static void appendf(char *buf, size_t cap, size_t *len, const char *fmt, ...)
-{
-    if (cap == 0 || *len >= cap - 1)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(buf + *len, cap - *len, fmt, ap);
-    va_end(ap);
-    if (w > 0)
-        *len = *len + (size_t)w < cap - 1 ? *len + (size_t)w : cap - 1;
-}
-
 static void unit_name(const pl_jmodel *m, int32_t u, char *buf, size_t cap, size_t *len)
 {
     int32_t j = m->unit_job[u];
     if (j < 0) {
         pl_vertex_info vi;
         pl_topology_vertex(m->spec.topo, m->spec.hosts[m->unit_task[u]], &vi);
-        appendf(buf, cap, len, "the GPUs in use on machine %s", vi.name);
+        pl_appendf(buf, cap, len, "the GPUs in use on machine %s", vi.name);
     } else if (m->spec.njobs == 1) {
-        appendf(buf, cap, len, "task %d", m->unit_task[u]);
+        pl_appendf(buf, cap, len, "task %d", m->unit_task[u]);
     } else {
-        appendf(buf, cap, len, "task %d of job \"%s\"", m->unit_task[u], pl_job_name(m->spec.jobs[j]));
+        pl_appendf(buf, cap, len, "task %d of job \"%s\"", m->unit_task[u], pl_job_name(m->spec.jobs[j]));
     }
 }
 
@@ -216,10 +202,10 @@ static int32_t class_members(const pl_jmodel *m, int32_t cls, char *buf, size_t 
         if (pl_constraints_class_of(m->c, u) != cls)
             continue;
         if (n < 8) {
-            appendf(buf, cap, len, n ? ", " : "");
+            pl_appendf(buf, cap, len, n ? ", " : "");
             unit_name(m, u, buf, cap, len);
         } else if (n == 8) {
-            appendf(buf, cap, len, ", ...");
+            pl_appendf(buf, cap, len, ", ...");
         }
         n++;
     }
@@ -242,20 +228,20 @@ static void class_rules(const pl_jmodel *m, int32_t cls, char *buf, size_t cap, 
             if (rule->task != PL_JOB_ALL_TASKS &&
                 pl_constraints_class_of(m->c, m->first_unit[j] + rule->task) != cls)
                 continue;
-            appendf(buf, cap, len, "%s", sep);
+            pl_appendf(buf, cap, len, "%s", sep);
             if (rule->task == PL_JOB_ALL_TASKS)
-                appendf(buf, cap, len, "%s%s", m->spec.njobs > 1 ? pl_job_name(job) : "job",
+                pl_appendf(buf, cap, len, "%s%s", m->spec.njobs > 1 ? pl_job_name(job) : "job",
                         m->spec.njobs > 1 ? " (all tasks)" : "");
             else
-                appendf(buf, cap, len, "task %d", rule->task);
-            appendf(buf, cap, len, " %s %s=%s", rule->must_not ? "must-not" : "must", rule->key, rule->value);
+                pl_appendf(buf, cap, len, "task %d", rule->task);
+            pl_appendf(buf, cap, len, " %s %s=%s", rule->must_not ? "must-not" : "must", rule->key, rule->value);
             sep = "; ";
         }
         if (job->nnodes) {
-            appendf(buf, cap, len, "%snode filter (", sep);
+            pl_appendf(buf, cap, len, "%snode filter (", sep);
             for (int32_t i = 0; i < job->nnodes; i++)
-                appendf(buf, cap, len, "%s%s", i ? ", " : "", job->nodes[i]);
-            appendf(buf, cap, len, ")");
+                pl_appendf(buf, cap, len, "%s%s", i ? ", " : "", job->nodes[i]);
+            pl_appendf(buf, cap, len, ")");
             sep = "; ";
         }
     }
@@ -267,23 +253,23 @@ void pl_jmodel_describe(const pl_jmodel *m, const pl_conflict *f, char *buf, siz
     if (cap)
         buf[0] = '\0';
     if (f->kind == PL_CONFLICT_SELF_ANTI) {
-        appendf(buf, cap, &len, "constraint conflict SELF_ANTI: ");
+        pl_appendf(buf, cap, &len, "constraint conflict SELF_ANTI: ");
         unit_name(m, f->unit_a, buf, cap, &len);
-        appendf(buf, cap, &len, " and ");
+        pl_appendf(buf, cap, &len, " and ");
         unit_name(m, f->unit_b, buf, cap, &len);
-        appendf(buf, cap, &len, " must share a machine (collocation or single-node) and must not "
+        pl_appendf(buf, cap, &len, " must share a machine (collocation or single-node) and must not "
                 "(anti-collocation)");
         return;
     }
     if (f->kind == PL_CONFLICT_NO_NODE && m->spec.nhosts == 0) {
-        appendf(buf, cap, &len, "constraint conflict NO_NODE: the topology has no machine with a GPU");
+        pl_appendf(buf, cap, &len, "constraint conflict NO_NODE: the topology has no machine with a GPU");
         return;
     }
     if (f->kind == PL_CONFLICT_NO_NODE) {
-        appendf(buf, cap, &len, "constraint conflict NO_NODE: no machine with GPUs meets every node "
+        pl_appendf(buf, cap, &len, "constraint conflict NO_NODE: no machine with GPUs meets every node "
                 "constraint of ");
         int32_t n = class_members(m, f->cls, buf, cap, &len);
-        appendf(buf, cap, &len, "%s: ", n > 1 ? " (which must share a machine)" : "");
+        pl_appendf(buf, cap, &len, "%s: ", n > 1 ? " (which must share a machine)" : "");
         class_rules(m, f->cls, buf, cap, &len);
         return;
     }
@@ -298,9 +284,9 @@ void pl_jmodel_describe(const pl_jmodel *m, const pl_conflict *f, char *buf, siz
     for (int32_t h = 0; first >= 0 && h < m->spec.nhosts; h++)
         if (pl_constraints_node_allowed(m->c, first, h) && m->spec.slots[h] > best)
             best = m->spec.slots[h];
-    appendf(buf, cap, &len, "constraint conflict TOO_BIG: ");
+    pl_appendf(buf, cap, &len, "constraint conflict TOO_BIG: ");
     int32_t n = class_members(m, f->cls, buf, cap, &len);
-    appendf(buf, cap, &len, "%s need %g GPUs on one machine, but the largest machine their node "
+    pl_appendf(buf, cap, &len, "%s need %g GPUs on one machine, but the largest machine their node "
             "constraints allow has %g", n > 1 ? " (which must share a machine)" : "", need, best);
 }
 
@@ -387,7 +373,7 @@ pl_status pl_jmodel_check_job(const pl_topology *topo, const int32_t *hosts, con
         char one[512];
         pl_constraints_conflict(m->c, i, &f);
         pl_jmodel_describe(m, &f, one, sizeof one);
-        appendf(reason, size, &len, "%s%s", i ? "; " : "", one);
+        pl_appendf(reason, size, &len, "%s%s", i ? "; " : "", one);
         if (conflicts && i < cap)
             conflicts[i] = in_task_terms(m, &f, task_class);
     }

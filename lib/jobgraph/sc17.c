@@ -42,7 +42,7 @@ static int parse_id(const char *key, int64_t *id)
 }
 
 /* seed 002 sec. 5: traffic "ranging from 4 to 1" for tiny to big batches. */
-static double batch_traffic(const char *size)
+double pl_sc17_batch_traffic(const char *size)
 {
     static const char *const sizes[] = {"1", "4", "64", "128"};
     for (int i = 0; i < 4; i++)
@@ -128,7 +128,7 @@ static pl_status load_job(const entry *e, pl_job **out)
         st = pl_job_add_task(job, &d, NULL);
     }
     if (!st)
-        st = pl_job_add_all_to_all(job, batch_traffic(size));
+        st = pl_job_add_all_to_all(job, pl_sc17_batch_traffic(size));
     if (!st)
         st = pl_job_set_workload(job, type, size);
     if (!st)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "sim_impl.h"
 #include "csv.h"
+#include "../jobgraph/job_impl.h"
 #include "../core/json.h"
 
 /* As the SC17 loader: GB read as 2^30 bytes, at most 4096 GPUs per job
@@ -39,17 +40,6 @@ static const char *const columns[] = {"name", "arrival", "gpus", "tasks", "cores
                                       "profile", "workload", "size", "duration", "deadline", "slo",
                                       "priority", "min_utility", "startup", NULL};
 
-/* seed 002 sec. 5: all-to-all traffic 4 to 1 from tiny to big batches (the
- * SC17 loader's rule, so an SC17 workload written as CSV gives the same jobs). */
-static double batch_traffic(const char *size)
-{
-    static const char *const sizes[] = {"1", "4", "64", "128"};
-    for (int i = 0; i < 4; i++)
-        if (!strcmp(size, sizes[i]))
-            return 4.0 - i;
-    return 1.0;
-}
-
 static pl_status build_job(const trace_row *w, int64_t index, pl_job **out)
 {
     char name[32];
@@ -71,7 +61,7 @@ static pl_status build_job(const trace_row *w, int64_t index, pl_job **out)
         st = pl_job_add_task(job, &d, NULL);
     }
     if (!st && k > 1)
-        st = pl_job_add_all_to_all(job, batch_traffic(w->size ? w->size : ""));
+        st = pl_job_add_all_to_all(job, pl_sc17_batch_traffic(w->size ? w->size : ""));
     if (!st && ((w->type && *w->type) || (w->size && *w->size)))
         st = pl_job_set_workload(job, w->type ? w->type : "", w->size ? w->size : "");
     if (!st)
