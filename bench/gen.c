@@ -357,6 +357,11 @@ void bench_sched_free(bench_sched *s)
     free(s->unsched);
     free(s->task);
     free(s->task_job);
+    free(s->task_arcs);
+    free(s->task_narcs);
+    free(s->task_machine);
+    free(s->xrack_arc);
+    free(s->rack_machine_arc);
     memset(s, 0, sizeof *s);
 }
 
@@ -373,6 +378,18 @@ static pl_status sched_grow(bench_sched *s)
     if (!j)
         return PL_ENOMEM;
     s->task_job = j;
+    int32_t *a = realloc(s->task_arcs, sizeof *a * (size_t)cap * BENCH_SCHED_MAX_TASK_ARCS);
+    if (!a)
+        return PL_ENOMEM;
+    s->task_arcs = a;
+    int32_t *na = realloc(s->task_narcs, sizeof *na * (size_t)cap);
+    if (!na)
+        return PL_ENOMEM;
+    s->task_narcs = na;
+    int32_t *tm = realloc(s->task_machine, sizeof *tm * (size_t)cap);
+    if (!tm)
+        return PL_ENOMEM;
+    s->task_machine = tm;
     s->cap_tasks = cap;
     return PL_OK;
 }
@@ -387,9 +404,12 @@ pl_status bench_sched_add_task(bench_sched *s, int32_t job)
     if ((st = sched_grow(s)) || (st = pl_flownet_add_node(s->net, NULL, 1, &v)) ||
         (st = add_supply(s->net, s->sink, -1)))
         return st;
+    int32_t *arcs = s->task_arcs + (size_t)s->ntasks * BENCH_SCHED_MAX_TASK_ARCS;
+    int32_t na = 0;
     if ((st = pl_flownet_add_arc(s->net, v, s->unsched[job], 0, 1,
-                                 bench_rng_range(r, COST_UNSCHED_LO, COST_UNSCHED_HI), NULL)) ||
-        (st = pl_flownet_add_arc(s->net, v, s->cluster, 0, 1, bench_rng_range(r, COST_X_LO, COST_X_HI), NULL)))
+                                 bench_rng_range(r, COST_UNSCHED_LO, COST_UNSCHED_HI), &arcs[na++])) ||
+        (st = pl_flownet_add_arc(s->net, v, s->cluster, 0, 1, bench_rng_range(r, COST_X_LO, COST_X_HI),
+                                 &arcs[na++])))
         return st;
     int32_t chosen[64];
     int32_t np = s->p.prefs < 64 ? s->p.prefs : 64;
@@ -409,11 +429,13 @@ pl_status bench_sched_add_task(bench_sched *s, int32_t job)
                     target = -1;
         }
         chosen[k] = target;
-        if (target >= 0 && (st = pl_flownet_add_arc(s->net, v, target, 0, 1, cost, NULL)))
+        if (target >= 0 && (st = pl_flownet_add_arc(s->net, v, target, 0, 1, cost, &arcs[na++])))
             return st;
     }
     s->task[s->ntasks] = v;
     s->task_job[s->ntasks] = job;
+    s->task_narcs[s->ntasks] = na;
+    s->task_machine[s->ntasks] = -1;
     s->ntasks++;
     return PL_OK;
 }
@@ -428,6 +450,138 @@ pl_status bench_sched_remove_task(bench_sched *s, int32_t i)
     s->ntasks--;
     s->task[i] = s->task[s->ntasks];
     s->task_job[i] = s->task_job[s->ntasks];
+    s->task_narcs[i] = s->task_narcs[s->ntasks];
+    s->task_machine[i] = s->task_machine[s->ntasks];
+    memcpy(s->task_arcs + (size_t)i * BENCH_SCHED_MAX_TASK_ARCS,
+           s->task_arcs + (size_t)s->ntasks * BENCH_SCHED_MAX_TASK_ARCS,
+           sizeof *s->task_arcs * (size_t)s->task_narcs[i]);
+    return PL_OK;
+}
+
+/* Index of node v in ids[0..n) (ids consecutive, as bench_sched_build makes
+ * them), or -1. */
+static int32_t sched_index(const int32_t *ids, int32_t n, int32_t v)
+{
+    if (n <= 0)
+        return -1;
+    int64_t k = (int64_t)v - ids[0];
+    return k >= 0 && k < n && ids[k] == v ? (int32_t)k : -1;
+}
+
+static int64_t flow_of(const pl_flownet *net, int32_t arc)
+{
+    int64_t f = 0;
+    return pl_flownet_get_flow(net, arc, &f) == PL_OK ? f : 0;
+}
+
+pl_status bench_sched_placement(const bench_sched *s, int32_t *machine_of)
+{
+    const int32_t M = s->p.machines, R = s->nracks, mpr = s->p.machines_per_rack;
+    int64_t *left = malloc(sizeof *left * (size_t)(M > R ? M : R));
+    int32_t *via = malloc(sizeof *via * (size_t)(s->ntasks > 0 ? s->ntasks : 1));
+    int32_t *next = malloc(sizeof *next * (size_t)R);
+    pl_status st = PL_ENOMEM;
+    if (!left || !via || !next)
+        goto out;
+    if (!pl_flownet_has_solution(s->net)) {
+        st = pl_solver_error(PL_EINVAL, "placement: the network has no solution");
+        goto out;
+    }
+    /* via[i]: rack index the task enters, -2 through X, -1 neither. */
+    for (int32_t i = 0; i < s->ntasks; i++) {
+        machine_of[i] = s->task_machine[i];
+        via[i] = -1;
+        if (machine_of[i] >= 0)
+            continue;
+        const int32_t *arcs = s->task_arcs + (size_t)i * BENCH_SCHED_MAX_TASK_ARCS;
+        for (int32_t q = 0; q < s->task_narcs[i]; q++) {
+            pl_arc_info info;
+            if (flow_of(s->net, arcs[q]) <= 0 || pl_flownet_get_arc(s->net, arcs[q], &info) != PL_OK)
+                continue;
+            int32_t k;
+            if (info.head == s->cluster)
+                via[i] = -2;
+            else if ((k = sched_index(s->rack, R, info.head)) >= 0)
+                via[i] = k;
+            else if ((k = sched_index(s->machine, M, info.head)) >= 0)
+                machine_of[i] = k;
+            break;
+        }
+    }
+    /* Tasks through X take racks in proportion to the X -> rack flow ... */
+    for (int32_t k = 0; k < R; k++)
+        left[k] = flow_of(s->net, s->xrack_arc[k]);
+    int32_t rk = 0;
+    for (int32_t i = 0; i < s->ntasks; i++) {
+        if (via[i] != -2)
+            continue;
+        while (rk < R && left[rk] <= 0)
+            rk++;
+        if (rk == R) {
+            st = pl_solver_error(PL_EINTERNAL, "placement: more tasks through X than flow out of X");
+            goto out;
+        }
+        via[i] = rk;
+        left[rk]--;
+    }
+    /* ... and every task entering a rack a machine of it with rack -> machine flow left. */
+    for (int32_t m = 0; m < M; m++)
+        left[m] = flow_of(s->net, s->rack_machine_arc[m]);
+    for (int32_t k = 0; k < R; k++)
+        next[k] = k * mpr;
+    for (int32_t i = 0; i < s->ntasks; i++) {
+        int32_t k = via[i];
+        if (k < 0)
+            continue;
+        int32_t end = (k + 1) * mpr < M ? (k + 1) * mpr : M;
+        while (next[k] < end && left[next[k]] <= 0)
+            next[k]++;
+        if (next[k] == end) {
+            st = pl_solver_error(PL_EINTERNAL, "placement: more tasks enter rack %d than leave it", k);
+            goto out;
+        }
+        machine_of[i] = next[k];
+        left[next[k]]--;
+    }
+    st = PL_OK;
+out:
+    free(left);
+    free(via);
+    free(next);
+    return st;
+}
+
+pl_status bench_sched_pin(bench_sched *s, const int32_t *machine_of, int32_t *pinned)
+{
+    pl_status st;
+    int32_t n = 0;
+    for (int32_t i = 0; i < s->ntasks; i++) {
+        if (s->task_machine[i] >= 0 || machine_of[i] < 0)
+            continue;
+        if (machine_of[i] >= s->p.machines)
+            return pl_solver_error(PL_EINVAL, "pin: no machine %d", machine_of[i]);
+        int32_t node = s->machine[machine_of[i]], keep = -1;
+        int32_t *arcs = s->task_arcs + (size_t)i * BENCH_SCHED_MAX_TASK_ARCS;
+        for (int32_t q = 0; q < s->task_narcs[i]; q++) {
+            pl_arc_info info;
+            if ((st = pl_flownet_get_arc(s->net, arcs[q], &info)))
+                return st;
+            if (keep < 0 && info.head == node) {
+                keep = arcs[q];
+                if ((st = pl_flownet_set_arc_cost(s->net, keep, 0)))
+                    return st;
+            } else if ((st = pl_flownet_remove_arc(s->net, arcs[q])))
+                return st;
+        }
+        if (keep < 0 && (st = pl_flownet_add_arc(s->net, s->task[i], node, 0, 1, 0, &keep)))
+            return st;
+        arcs[0] = keep;
+        s->task_narcs[i] = 1;
+        s->task_machine[i] = machine_of[i];
+        n++;
+    }
+    if (pinned)
+        *pinned = n;
     return PL_OK;
 }
 
@@ -453,8 +607,10 @@ pl_status bench_sched_build(const bench_sched_params *pp, bench_sched *s)
     s->rack = malloc(sizeof *s->rack * (size_t)s->nracks);
     s->machine = malloc(sizeof *s->machine * (size_t)p.machines);
     s->unsched = malloc(sizeof *s->unsched * (size_t)s->njobs);
+    s->xrack_arc = malloc(sizeof *s->xrack_arc * (size_t)s->nracks);
+    s->rack_machine_arc = malloc(sizeof *s->rack_machine_arc * (size_t)p.machines);
     pl_status st = PL_ENOMEM;
-    if (!s->rack || !s->machine || !s->unsched)
+    if (!s->rack || !s->machine || !s->unsched || !s->xrack_arc || !s->rack_machine_arc)
         goto fail;
     int64_t nodes = 2 + (int64_t)s->nracks + p.machines + s->njobs + p.tasks;
     int64_t arcs = (int64_t)s->nracks + 2 * (int64_t)p.machines + s->njobs + (int64_t)p.tasks * (2 + p.prefs);
@@ -471,13 +627,14 @@ pl_status bench_sched_build(const bench_sched_params *pp, bench_sched *s)
         if (in_rack > p.machines_per_rack)
             in_rack = p.machines_per_rack;
         if ((st = pl_flownet_add_node(s->net, NULL, 0, &s->rack[k])) ||
-            (st = pl_flownet_add_arc(s->net, s->cluster, s->rack[k], 0, (int64_t)in_rack * p.slots, 0, NULL)))
+            (st = pl_flownet_add_arc(s->net, s->cluster, s->rack[k], 0, (int64_t)in_rack * p.slots, 0,
+                                     &s->xrack_arc[k])))
             goto fail;
     }
     for (int32_t k = 0; k < p.machines; k++) {
         if ((st = pl_flownet_add_node(s->net, NULL, 0, &s->machine[k])) ||
             (st = pl_flownet_add_arc(s->net, s->rack[k / p.machines_per_rack], s->machine[k], 0, p.slots,
-                                     bench_rng_range(r, 0, COST_LOAD_HI), NULL)) ||
+                                     bench_rng_range(r, 0, COST_LOAD_HI), &s->rack_machine_arc[k])) ||
             (st = pl_flownet_add_arc(s->net, s->machine[k], s->sink, 0, p.slots, 0, NULL)))
             goto fail;
     }

@@ -96,7 +96,17 @@ typedef struct bench_sched {
     int32_t ntasks, cap_tasks;   /* live tasks */
     int32_t *task;               /* [ntasks] task node ids */
     int32_t *task_job;           /* [ntasks] job of each task */
+    /* Each task's live arc ids, BENCH_SCHED_MAX_TASK_ARCS per task; a pinned
+     * task (bench_sched_pin) keeps one, its running arc. */
+    int32_t *task_arcs;          /* [cap_tasks * BENCH_SCHED_MAX_TASK_ARCS] */
+    int32_t *task_narcs;         /* [ntasks] */
+    int32_t *task_machine;       /* [ntasks] machine index a pinned task runs on, -1: not pinned */
+    int32_t *xrack_arc;          /* [nracks] arc X -> rack */
+    int32_t *rack_machine_arc;   /* [machines] arc rack -> machine */
 } bench_sched;
+
+/* Unscheduled arc, X arc and at most 64 preference arcs. */
+#define BENCH_SCHED_MAX_TASK_ARCS 66
 
 pl_status bench_sched_build(const bench_sched_params *p, bench_sched *s);
 /* Add one task of job `job` (-1: a random job): node with supply 1, its arcs,
@@ -105,6 +115,20 @@ pl_status bench_sched_add_task(bench_sched *s, int32_t job);
 /* Remove live task number i (0 <= i < ntasks): the node and its arcs go,
  * sink demand one less. The last task takes index i. */
 pl_status bench_sched_remove_task(bench_sched *s, int32_t i);
+/* Where each live task runs in s->net's solution: machine_of[i] = machine
+ * index of task i, or -1 while it waits on its unscheduled aggregator.
+ * Tasks routed through X or a preferred rack are given machines by
+ * following the flow on the X -> rack and rack -> machine arcs (any
+ * decomposition of that flow; the solution fixes only the counts).
+ * PL_EINTERNAL if the flow does not decompose (a broken solution). */
+pl_status bench_sched_placement(const bench_sched *s, int32_t *machine_of);
+/* Firmament's default (no preemption, no migration): every task given a
+ * machine in machine_of and not yet pinned is pinned to it. All its arcs go
+ * except one running arc to that machine (capacity 1, cost 0; its preference
+ * arc to the machine is reused when there is one). machine_of comes from
+ * bench_sched_placement() of this graph or of an identical copy: copies given
+ * the same calls keep the same arc ids. *pinned = tasks newly pinned. */
+pl_status bench_sched_pin(bench_sched *s, const int32_t *machine_of, int32_t *pinned);
 void bench_sched_free(bench_sched *s);
 
 /* ---- families by size ------------------------------------------------------ */

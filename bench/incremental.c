@@ -13,9 +13,13 @@
  * Every solve has verify = 1 (the certificate is checked). On rounds with a
  * cold solve its cost must equal the warm one; every round, all solvers'
  * warm costs must agree (they see the same graphs). Either mismatch makes the
- * exit status 1. Times: pl_solve_stats setup_seconds + solve_seconds. Each
+ * exit status 1. Times: wall time of the whole pl_flownet_solve() call. Each
  * solver runs in a child process so that a crash or a hang (time limit) is
- * reported and the others still run. */
+ * reported and the others still run.
+ *
+ * --pin models Firmament's default (no preemption): after every solve, each
+ * task the warm copy placed is pinned to its machine in both copies (one
+ * running arc left), so later rounds only place arriving and waiting tasks. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -39,6 +43,7 @@ static struct {
     int cold_every;
     double timeout, budget;
     int verbose;
+    int pin;              /* Firmament's default: placed tasks are pinned (no preemption) */
     char solvers[256];
 } opt;
 
@@ -97,6 +102,25 @@ static pl_status churn(bench_sched *s, bench_rng *r, int32_t k)
     return PL_OK;
 }
 
+/* --pin: pin every task the warm copy placed, in both copies (identical
+ * calls keep identical arc ids). Untimed: a scheduler does this between
+ * rounds; the arc changes it makes are part of the next re-solve's work. */
+static pl_status pin_placed(bench_sched *w, bench_sched *c, int32_t **machine_of, int32_t *cap, int32_t *pinned)
+{
+    if (w->ntasks > *cap) {
+        int32_t *m = realloc(*machine_of, sizeof *m * (size_t)w->ntasks);
+        if (!m)
+            return PL_ENOMEM;
+        *machine_of = m;
+        *cap = w->ntasks;
+    }
+    pl_status st;
+    if ((st = bench_sched_placement(w, *machine_of)) || (st = bench_sched_pin(w, *machine_of, pinned)) ||
+        (st = bench_sched_pin(c, *machine_of, NULL)))
+        return st;
+    return PL_OK;
+}
+
 /* Time the whole pl_flownet_solve() call; the certificate check (and the
  * cost query) run after it, untimed. *warm: bit 0 stats.warm, bit 1
  * stats.incremental. */
@@ -126,6 +150,7 @@ static void run_series(const char *solver, report *rep, int64_t *costs)
     bench_sched w, c;
     pl_status st;
     int nw = 0, nc = 0;
+    int32_t *machine_of = NULL, machine_cap = 0, pinned = 0;
     double t0 = now();
     if ((st = bench_sched_build(&opt.sp, &w)) || (st = bench_sched_build(&opt.sp, &c))) {
         snprintf(rep->msg, sizeof rep->msg, "build: %s", pl_last_error());
@@ -151,6 +176,20 @@ static void run_series(const char *solver, report *rep, int64_t *costs)
     }
     if (opt.verbose)
         printf("  [%s] initial solve %.4f s, cost %" PRId64 "\n", solver, rep->initial, costs[0]);
+    if (opt.pin) {
+        /* Pinning all the tasks changes most arcs: one untimed re-solve
+         * settles it, so that the rounds measure the steady state. */
+        double ss;
+        int64_t scost;
+        if ((st = pin_placed(&w, &c, &machine_of, &machine_cap, &pinned)) ||
+            (st = solve(w.net, solver, 0, &ss, &warm_flag, &scost))) {
+            snprintf(rep->msg, sizeof rep->msg, "pinning the first placement: %s: %s", pl_status_name(st),
+                     pl_last_error());
+            goto done;
+        }
+        if (opt.verbose)
+            printf("  [%s] %d tasks pinned, settled in %.4f s, cost %" PRId64 "\n", solver, pinned, ss, scost);
+    }
     bench_rng rw, rc;
     bench_rng_seed(&rw, opt.sp.seed ^ 0x5eedULL);
     bench_rng_seed(&rc, opt.sp.seed ^ 0x5eedULL);
@@ -194,6 +233,12 @@ static void run_series(const char *solver, report *rep, int64_t *costs)
                        costs[r]);
         } else if (opt.verbose)
             printf("  [%s] round %3d: warm %.4f s, cost %" PRId64 "\n", solver, r, ws, costs[r]);
+        if (opt.pin && (st = pin_placed(&w, &c, &machine_of, &machine_cap, &pinned))) {
+            snprintf(rep->msg, sizeof rep->msg, "round %d: pinning: %s: %s", r, pl_status_name(st), pl_last_error());
+            goto done;
+        }
+        if (opt.pin && opt.verbose)
+            printf("  [%s] round %3d: %d tasks pinned\n", solver, r, pinned);
         fflush(stdout);
     }
     rep->ok = 1;
@@ -205,6 +250,7 @@ done:
     free(warm_t);
     free(cold_t);
     free(churn_t);
+    free(machine_of);
     bench_sched_free(&w);
     bench_sched_free(&c);
 }
@@ -331,6 +377,9 @@ static void usage(FILE *f)
             "  --budget SEC        per solver: start no new round after SEC seconds of rounds\n"
             "                      (default 300); the medians cover the rounds done\n"
             "  --timeout SEC       hard limit per solver, the child is killed (default 3600)\n"
+            "  --pin               Firmament's default mode (no preemption): after every solve each\n"
+            "                      placed task is pinned to its machine (one running arc, its other\n"
+            "                      arcs removed); default: every task may move in every round\n"
             "  --seed S            seed (default 1)\n"
             "  -v, --verbose       one line per round\n"
             "\n"
@@ -339,7 +388,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    enum { O_M = 256, O_T, O_MPR, O_SLOTS, O_PREFS, O_TPJ, O_ROUNDS, O_CHURN, O_COLD, O_SOLV, O_TIMEOUT, O_SEED, O_BUDGET };
+    enum { O_M = 256, O_T, O_MPR, O_SLOTS, O_PREFS, O_TPJ, O_ROUNDS, O_CHURN, O_COLD, O_SOLV, O_TIMEOUT, O_SEED, O_BUDGET, O_PIN };
     static const struct option longopts[] = {
         {"machines", required_argument, NULL, O_M},     {"tasks", required_argument, NULL, O_T},
         {"machines-per-rack", required_argument, NULL, O_MPR}, {"slots", required_argument, NULL, O_SLOTS},
@@ -347,7 +396,7 @@ int main(int argc, char **argv)
         {"rounds", required_argument, NULL, O_ROUNDS},   {"churn", required_argument, NULL, O_CHURN},
         {"cold-every", required_argument, NULL, O_COLD}, {"solvers", required_argument, NULL, O_SOLV},
         {"timeout", required_argument, NULL, O_TIMEOUT}, {"seed", required_argument, NULL, O_SEED},
-        {"budget", required_argument, NULL, O_BUDGET},
+        {"budget", required_argument, NULL, O_BUDGET},  {"pin", no_argument, NULL, O_PIN},
         {"verbose", no_argument, NULL, 'v'},             {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -375,6 +424,7 @@ int main(int argc, char **argv)
         case O_TIMEOUT: opt.timeout = strtod(optarg, NULL); break;
         case O_BUDGET: opt.budget = strtod(optarg, NULL); break;
         case O_SEED: opt.sp.seed = strtoull(optarg, NULL, 10); break;
+        case O_PIN: opt.pin = 1; break;
         case 'v': opt.verbose = 1; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
@@ -403,6 +453,9 @@ int main(int argc, char **argv)
            opt.sp.tasks_per_job, opt.sp.seed);
     printf("%d rounds, each removing %d tasks (remove_node) and adding %d (add_node + arcs), sink demand adjusted\n",
            opt.rounds, k < 1 ? 1 : k, k < 1 ? 1 : k);
+    if (opt.pin)
+        printf("--pin: after every solve the tasks placed are pinned to their machines (Firmament's default, "
+               "no preemption); only the first solve's cost is compared across solvers\n");
     printf("warm re-solve every round (default options); from-scratch re-solve (cold_start=1, on an identical "
            "copy) on %s\n",
            opt.cold_every == 1 ? "every round" : "a subset of rounds");
@@ -444,6 +497,10 @@ int main(int argc, char **argv)
         const int64_t *a = costs + (size_t)ref * (size_t)(opt.rounds + 1),
                       *b = costs + (size_t)i * (size_t)(opt.rounds + 1);
         int upto = reps[ref].rounds_done < reps[i].rounds_done ? reps[ref].rounds_done : reps[i].rounds_done;
+        /* Pinned graphs follow each solver's own placement: two optimal
+         * solutions may differ, so only the first solve is shared. */
+        if (opt.pin)
+            upto = 0;
         for (int r = 0; r <= upto; r++)
             if (a[r] != b[r]) {
                 printf("MISMATCH round %d: %s cost %" PRId64 ", %s cost %" PRId64 "\n", r, names[ref], a[r],
