@@ -28,7 +28,7 @@ extern "C" {
  *  @{ */
 
 /** Name of the solver pl_flownet_solve() uses when ::pl_solve_opts::solver is NULL. */
-#define PL_DEFAULT_SOLVER "ssp"
+#define PL_DEFAULT_SOLVER "network-simplex"
 
 /**
  * \brief Read-only view of a normalised min-cost-flow problem, handed to a

@@ -40,6 +40,16 @@ def test_every_solver_small_graph(data, solver):
     assert net.solve(solver, cold_start=True).cost == 38
 
 
+def test_default_solver_is_network_simplex(data):
+    # With no solver named, the library's default solves, and it is listed first.
+    assert placement.DEFAULT_SOLVER == "network-simplex"
+    assert placement.solvers()[0] == placement.DEFAULT_SOLVER
+    net = placement.FlowNetwork.from_dimacs(data("flow/small_graph.in"))
+    res = net.solve()
+    assert res.solver == "network-simplex"
+    assert res.cost == 38
+
+
 def check_certificate(net, res):
     """Recompute cost, conservation and reduced-cost optimality in Python."""
     out = [0] * net.node_count()

@@ -138,7 +138,12 @@ static void test_solvers_list(void **s)
     (void)s;
     assert_int_equal(run("solvers", 0, out, sizeof out), 0);
     assert_non_null(strstr(out, "ssp"));
-    assert_non_null(strstr(out, "(default)"));
+    /* the first line is the default solver's, and only it is marked */
+    assert_true(strncmp(out, "network-simplex ", 16) == 0);
+    const char *mark = strstr(out, "(default)");
+    assert_non_null(mark);
+    assert_ptr_equal(mark, strstr(out, "\n") - strlen("(default)"));
+    assert_null(strstr(mark + 1, "(default)"));
     assert_non_null(strstr(out, "cycle-canceling"));
     assert_non_null(strstr(out, "network-simplex"));
     assert_non_null(strstr(out, "cost-scaling"));

@@ -2,9 +2,10 @@
 #include "../flownet_impl.h"
 #include "../../core/registry.h"
 
+/* The default (PL_DEFAULT_SOLVER) comes first. */
 static const pl_solver_ops *const builtin[] = {
-    &pl_solver_ssp,
     &pl_solver_network_simplex,
+    &pl_solver_ssp,
     &pl_solver_cost_scaling,
     &pl_solver_cycle_canceling,
     &pl_solver_glpk,
