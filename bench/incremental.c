@@ -44,6 +44,7 @@ static struct {
     double timeout, budget;
     int verbose;
     int pin;              /* Firmament's default: placed tasks are pinned (no preemption) */
+    char initial[64];     /* solver of the first solve; "" = the series' own */
     char solvers[256];
 } opt;
 
@@ -170,7 +171,7 @@ static void run_series(const char *solver, report *rep, int64_t *costs)
         goto done;
     }
     int warm_flag;
-    if ((st = solve(w.net, solver, 0, &rep->initial, &warm_flag, &costs[0]))) {
+    if ((st = solve(w.net, opt.initial[0] ? opt.initial : solver, 0, &rep->initial, &warm_flag, &costs[0]))) {
         snprintf(rep->msg, sizeof rep->msg, "initial solve: %s: %s", pl_status_name(st), pl_last_error());
         goto done;
     }
@@ -380,6 +381,8 @@ static void usage(FILE *f)
             "  --pin               Firmament's default mode (no preemption): after every solve each\n"
             "                      placed task is pinned to its machine (one running arc, its other\n"
             "                      arcs removed); default: every task may move in every round\n"
+            "  --initial SOLVER    solve the first time with SOLVER, then re-solve with each of\n"
+            "                      --solvers (e.g. cost-scaling first, relaxation after)\n"
             "  --seed S            seed (default 1)\n"
             "  -v, --verbose       one line per round\n"
             "\n"
@@ -388,7 +391,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    enum { O_M = 256, O_T, O_MPR, O_SLOTS, O_PREFS, O_TPJ, O_ROUNDS, O_CHURN, O_COLD, O_SOLV, O_TIMEOUT, O_SEED, O_BUDGET, O_PIN };
+    enum { O_M = 256, O_T, O_MPR, O_SLOTS, O_PREFS, O_TPJ, O_ROUNDS, O_CHURN, O_COLD, O_SOLV, O_TIMEOUT, O_SEED, O_BUDGET, O_PIN, O_INIT };
     static const struct option longopts[] = {
         {"machines", required_argument, NULL, O_M},     {"tasks", required_argument, NULL, O_T},
         {"machines-per-rack", required_argument, NULL, O_MPR}, {"slots", required_argument, NULL, O_SLOTS},
@@ -397,6 +400,7 @@ int main(int argc, char **argv)
         {"cold-every", required_argument, NULL, O_COLD}, {"solvers", required_argument, NULL, O_SOLV},
         {"timeout", required_argument, NULL, O_TIMEOUT}, {"seed", required_argument, NULL, O_SEED},
         {"budget", required_argument, NULL, O_BUDGET},  {"pin", no_argument, NULL, O_PIN},
+        {"initial", required_argument, NULL, O_INIT},
         {"verbose", no_argument, NULL, 'v'},             {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -425,6 +429,7 @@ int main(int argc, char **argv)
         case O_BUDGET: opt.budget = strtod(optarg, NULL); break;
         case O_SEED: opt.sp.seed = strtoull(optarg, NULL, 10); break;
         case O_PIN: opt.pin = 1; break;
+        case O_INIT: snprintf(opt.initial, sizeof opt.initial, "%s", optarg); break;
         case 'v': opt.verbose = 1; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
@@ -433,6 +438,10 @@ int main(int argc, char **argv)
     if (optind != argc || opt.sp.machines < 1 || opt.sp.tasks < 1 || opt.rounds < 0 || opt.cold_every < 1 ||
         opt.churn_pct < 0 || opt.timeout <= 0 || opt.budget < 0) {
         usage(stderr);
+        return 2;
+    }
+    if (opt.initial[0] && pl_solver_find(opt.initial, NULL) != PL_OK) {
+        fprintf(stderr, "bench-incremental: --initial: %s\n", pl_last_error());
         return 2;
     }
     const char *names[MAX_SOLVERS];
@@ -453,6 +462,8 @@ int main(int argc, char **argv)
            opt.sp.tasks_per_job, opt.sp.seed);
     printf("%d rounds, each removing %d tasks (remove_node) and adding %d (add_node + arcs), sink demand adjusted\n",
            opt.rounds, k < 1 ? 1 : k, k < 1 ? 1 : k);
+    if (opt.initial[0])
+        printf("--initial: the first solve is %s's, every re-solve the series' own solver's\n", opt.initial);
     if (opt.pin)
         printf("--pin: after every solve the tasks placed are pinned to their machines (Firmament's default, "
                "no preemption); only the first solve's cost is compared across solvers\n");
