@@ -12,7 +12,8 @@
  *
  * Every solve has verify = 1 (the certificate is checked). On rounds with a
  * cold solve its cost must equal the warm one; every round, all solvers'
- * warm costs must agree (they see the same graphs). Either mismatch makes the
+ * warm costs must agree (they see the same graphs; with --pin only the first
+ * solve's, since each solver's own placement is pinned). Either mismatch makes the
  * exit status 1. Times: wall time of the whole pl_flownet_solve() call. Each
  * solver runs in a child process so that a crash or a hang (time limit) is
  * reported and the others still run.
@@ -424,12 +425,26 @@ int main(int argc, char **argv)
         case O_ROUNDS: opt.rounds = atoi(optarg); break;
         case O_CHURN: opt.churn_pct = strtod(optarg, NULL); break;
         case O_COLD: opt.cold_every = atoi(optarg); break;
-        case O_SOLV: snprintf(opt.solvers, sizeof opt.solvers, "%s", optarg); break;
+        case O_SOLV:
+            if (strlen(optarg) >= sizeof opt.solvers) {
+                fprintf(stderr, "bench-incremental: --solvers: list longer than %zu characters\n",
+                        sizeof opt.solvers - 1);
+                return 2;
+            }
+            snprintf(opt.solvers, sizeof opt.solvers, "%s", optarg);
+            break;
         case O_TIMEOUT: opt.timeout = strtod(optarg, NULL); break;
         case O_BUDGET: opt.budget = strtod(optarg, NULL); break;
         case O_SEED: opt.sp.seed = strtoull(optarg, NULL, 10); break;
         case O_PIN: opt.pin = 1; break;
-        case O_INIT: snprintf(opt.initial, sizeof opt.initial, "%s", optarg); break;
+        case O_INIT:
+            if (strlen(optarg) >= sizeof opt.initial) {
+                fprintf(stderr, "bench-incremental: --initial: solver name longer than %zu characters\n",
+                        sizeof opt.initial - 1);
+                return 2;
+            }
+            snprintf(opt.initial, sizeof opt.initial, "%s", optarg);
+            break;
         case 'v': opt.verbose = 1; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
