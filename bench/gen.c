@@ -452,9 +452,10 @@ pl_status bench_sched_remove_task(bench_sched *s, int32_t i)
     s->task_job[i] = s->task_job[s->ntasks];
     s->task_narcs[i] = s->task_narcs[s->ntasks];
     s->task_machine[i] = s->task_machine[s->ntasks];
-    memcpy(s->task_arcs + (size_t)i * BENCH_SCHED_MAX_TASK_ARCS,
-           s->task_arcs + (size_t)s->ntasks * BENCH_SCHED_MAX_TASK_ARCS,
-           sizeof *s->task_arcs * (size_t)s->task_narcs[i]);
+    if (i != s->ntasks) /* the last task moves into the hole */
+        memcpy(s->task_arcs + (size_t)i * BENCH_SCHED_MAX_TASK_ARCS,
+               s->task_arcs + (size_t)s->ntasks * BENCH_SCHED_MAX_TASK_ARCS,
+               sizeof *s->task_arcs * (size_t)s->task_narcs[i]);
     return PL_OK;
 }
 

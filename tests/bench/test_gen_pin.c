@@ -160,6 +160,59 @@ static void test_pin_then_resolve(void **state)
     bench_sched_free(&c);
 }
 
+/* Every task's recorded arcs are live and leave it, after pins, removals
+ * (the last task included) and additions. */
+static void check_arc_lists(const bench_sched *s)
+{
+    int32_t total = 0;
+    for (int32_t i = 0; i < s->ntasks; i++) {
+        const int32_t *arcs = s->task_arcs + (size_t)i * BENCH_SCHED_MAX_TASK_ARCS;
+        assert_true(s->task_narcs[i] >= 1);
+        assert_int_equal(s->task_narcs[i] == 1, s->task_machine[i] >= 0);
+        for (int32_t q = 0; q < s->task_narcs[i]; q++) {
+            pl_arc_info a;
+            assert_false(pl_flownet_arc_removed(s->net, arcs[q]));
+            assert_pl_ok(pl_flownet_get_arc(s->net, arcs[q], &a));
+            assert_int_equal(a.tail, s->task[i]);
+        }
+        total += s->task_narcs[i];
+    }
+    /* and no other arc leaves a task: the fixed arcs are X -> rack, rack ->
+     * machine, machine -> sink and unscheduled -> sink */
+    int32_t fixed = s->nracks + 2 * s->p.machines + s->njobs, live = 0;
+    for (int32_t a = 0; a < pl_flownet_arc_count(s->net); a++)
+        live += !pl_flownet_arc_removed(s->net, a);
+    assert_int_equal(live, fixed + total);
+}
+
+static void test_churn_keeps_arc_lists(void **state)
+{
+    (void)state;
+    bench_sched s;
+    build(&s);
+    solve(s.net, "network-simplex");
+    int32_t *m = malloc(sizeof *m * 256);
+    assert_non_null(m);
+    int32_t pinned;
+    assert_pl_ok(bench_sched_placement(&s, m));
+    assert_pl_ok(bench_sched_pin(&s, m, &pinned));
+    assert_true(pinned > 0);
+    check_arc_lists(&s);
+    assert_pl_ok(bench_sched_remove_task(&s, s.ntasks - 1)); /* the last one: nothing moves */
+    assert_pl_ok(bench_sched_remove_task(&s, 0));
+    assert_pl_ok(bench_sched_remove_task(&s, 5));
+    for (int k = 0; k < 6; k++)
+        assert_pl_ok(bench_sched_add_task(&s, -1));
+    assert_int_equal(s.ntasks, 123);
+    check_arc_lists(&s);
+    solve(s.net, "relaxation");
+    assert_pl_ok(bench_sched_placement(&s, m));
+    assert_pl_ok(bench_sched_pin(&s, m, &pinned));
+    check_arc_lists(&s);
+    free(m);
+    bench_sched_free(&s);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -183,6 +236,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_placement_matches_flow),
         cmocka_unit_test(test_pin_then_resolve),
+        cmocka_unit_test(test_churn_keeps_arc_lists),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
