@@ -349,6 +349,17 @@ static void run_child(const char *solver, report *rep, int64_t *costs, int *cras
     free(buf);
 }
 
+/* A string option into a fixed buffer: refused, not cut, when too long. */
+static int copy_arg(char *dst, size_t size, const char *option, const char *arg)
+{
+    if (strlen(arg) >= size) {
+        fprintf(stderr, "bench-incremental: %s: longer than %zu characters\n", option, size - 1);
+        return -1;
+    }
+    memcpy(dst, arg, strlen(arg) + 1);
+    return 0;
+}
+
 static int in_list(const char *list, const char *name)
 {
     size_t n = strlen(name);
@@ -426,24 +437,16 @@ int main(int argc, char **argv)
         case O_CHURN: opt.churn_pct = strtod(optarg, NULL); break;
         case O_COLD: opt.cold_every = atoi(optarg); break;
         case O_SOLV:
-            if (strlen(optarg) >= sizeof opt.solvers) {
-                fprintf(stderr, "bench-incremental: --solvers: list longer than %zu characters\n",
-                        sizeof opt.solvers - 1);
+            if (copy_arg(opt.solvers, sizeof opt.solvers, "--solvers", optarg))
                 return 2;
-            }
-            snprintf(opt.solvers, sizeof opt.solvers, "%s", optarg);
             break;
         case O_TIMEOUT: opt.timeout = strtod(optarg, NULL); break;
         case O_BUDGET: opt.budget = strtod(optarg, NULL); break;
         case O_SEED: opt.sp.seed = strtoull(optarg, NULL, 10); break;
         case O_PIN: opt.pin = 1; break;
         case O_INIT:
-            if (strlen(optarg) >= sizeof opt.initial) {
-                fprintf(stderr, "bench-incremental: --initial: solver name longer than %zu characters\n",
-                        sizeof opt.initial - 1);
+            if (copy_arg(opt.initial, sizeof opt.initial, "--initial", optarg))
                 return 2;
-            }
-            snprintf(opt.initial, sizeof opt.initial, "%s", optarg);
             break;
         case 'v': opt.verbose = 1; break;
         case 'h': usage(stdout); return 0;
