@@ -139,3 +139,14 @@ int64_t pl_test_range(pl_test_rng *r, int64_t lo, int64_t hi)
 {
     return lo + (int64_t)(pl_test_rand(r) % (uint64_t)(hi - lo + 1));
 }
+
+char *pl_test_topology_output(pl_status (*writer)(const pl_topology *, FILE *), const pl_topology *t)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_pl_ok(writer(t, f));
+    fclose(f);
+    return buf;
+}

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cmocka.h>
 #include <placement/placement.h>
 
@@ -28,6 +29,10 @@ const char *pl_test_data(char *buf, const char *rel);
             fail_msg("%s returned %s, want %s: %s", #call, pl_status_name(st_), \
                      pl_status_name(want), pl_last_error()); \
     } while (0)
+
+/* What a topology writer (pl_topology_write_text, pl_topology_write_dot)
+ * prints for t, as a malloc'ed string; fails the test if it fails. */
+char *pl_test_topology_output(pl_status (*writer)(const pl_topology *, FILE *), const pl_topology *t);
 
 /* Run the placement CLI ($PL_PLACEMENT_BIN, else "placement") with args
  * through the shell, in directory dir (NULL: the current one); capture its

@@ -132,6 +132,17 @@ static void occupy(pl_topology *t, occupancy *oc, int32_t njobs)
     pl_decision_free(d);
 }
 
+/* A scenario's queue, occupying jobs, classless copy and cluster. */
+static void free_scenario(pl_job **q, int32_t nq, occupancy *oc, pl_topology *plain, pl_topology *t)
+{
+    for (int32_t i = 0; i < nq; i++)
+        pl_job_free(q[i]);
+    for (int32_t i = 0; i < oc->n; i++)
+        pl_job_free(oc->jobs[i]);
+    pl_topology_free(plain);
+    pl_topology_free(t);
+}
+
 static void assert_same_decisions(const pl_decision *a, const pl_decision *b, const char *what)
 {
     assert_int_equal(pl_decision_count(a), pl_decision_count(b));
@@ -199,12 +210,7 @@ static void test_classes_keep_decisions(void **s)
                 pl_decision_free(a);
                 pl_decision_free(b);
             }
-        for (int32_t i = 0; i < nq; i++)
-            pl_job_free(q[i]);
-        for (int32_t i = 0; i < oc.n; i++)
-            pl_job_free(oc.jobs[i]);
-        pl_topology_free(plain);
-        pl_topology_free(t);
+        free_scenario(q, nq, &oc, plain, t);
     }
     /* The scenarios place jobs under every policy (not a comparison of
      * empty decision sets). */
@@ -275,12 +281,7 @@ static void test_reused_candidates_are_renamed(void **s)
         }
         pl_pctx_free(ca);
         pl_pctx_free(cb);
-        for (int32_t i = 0; i < nq; i++)
-            pl_job_free(q[i]);
-        for (int32_t i = 0; i < oc.n; i++)
-            pl_job_free(oc.jobs[i]);
-        pl_topology_free(plain);
-        pl_topology_free(t);
+        free_scenario(q, nq, &oc, plain, t);
     }
     assert_true(compared > 30);
 }
@@ -372,17 +373,6 @@ static void test_allocations_tell_machines_apart(void **s)
     pl_topology_free(t);
 }
 
-static char *text_of(const pl_topology *t)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    assert_pl_ok(pl_topology_write_text(t, f));
-    fclose(f);
-    return buf;
-}
-
 /* pl_topo_clone gives what pl_topology_copy gives: vertices, links,
  * names, amounts, attributes (also after one was removed), and both
  * grow alike afterwards. */
@@ -403,7 +393,8 @@ static void test_clone_equals_copy(void **s)
     for (int round = 0; round < 2; round++) {
         assert_int_equal(pl_topology_vertex_count(a), pl_topology_vertex_count(b));
         assert_int_equal(pl_topology_link_count(a), pl_topology_link_count(b));
-        char *ta = text_of(a), *tb = text_of(b);
+        char *ta = pl_test_topology_output(pl_topology_write_text, a),
+             *tb = pl_test_topology_output(pl_topology_write_text, b);
         assert_string_equal(ta, tb);
         free(ta);
         free(tb);

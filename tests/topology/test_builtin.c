@@ -467,18 +467,6 @@ static void test_allocation(void **s)
     pl_topology_free(t);
 }
 
-/* Write with fn into memory; the text is returned (free it). */
-static char *capture(pl_status (*fn)(const pl_topology *, FILE *), const pl_topology *t)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    assert_pl_ok(fn(t, f));
-    fclose(f);
-    return buf;
-}
-
 /* The line of text containing needle, copied into line. */
 static void line_with(const char *text, const char *needle, char *line, size_t size)
 {
@@ -498,7 +486,7 @@ static void test_write_text(void **s)
     int32_t g;
     assert_pl_ok(pl_topology_find(t, "machine/package0/gpu1", &g));
     assert_pl_ok(pl_topology_alloc(t, g, PL_RES_GPU_MEMORY, 4 * GIB));
-    char *out = capture(pl_topology_write_text, t);
+    char *out = pl_test_topology_output(pl_topology_write_text, t);
     assert_non_null(strstr(out, "machine machine\n  package package0 [os 0]  cores 10 (10 free)\n"
                                 "    numa numa0 [os 0]  memory 256 GiB (256 GiB free)\n"));
     assert_non_null(strstr(out, "    gpu gpu1 [os 1]  units 1 (1 free), gpu-memory 16 GiB (12 GiB free)\n"));
@@ -514,7 +502,7 @@ static void test_write_text(void **s)
     /* A cluster: one matrix per machine, headed by the machine's path. */
     pl_topology *c = NULL;
     assert_pl_ok(pl_topology_cluster(t, 3, 2, 0, &c));
-    out = capture(pl_topology_write_text, c);
+    out = pl_test_topology_output(pl_topology_write_text, c);
     assert_non_null(strstr(out, "gpu distances in cluster/rack1/node2:\n"));
     assert_non_null(strstr(out, "  cluster/rack0/node1 -- cluster/rack0  network 12.5 GB/s  weight 40\n"));
     assert_non_null(strstr(out, "\n  rack rack1\n    machine node2\n"));
@@ -530,7 +518,7 @@ static void test_write_dot(void **s)
     int32_t g;
     assert_pl_ok(pl_topology_find(t, "machine/package1/gpu2", &g));
     assert_pl_ok(pl_topology_alloc(t, g, PL_RES_UNITS, 1));
-    char *out = capture(pl_topology_write_dot, t), line[256];
+    char *out = pl_test_topology_output(pl_topology_write_dot, t), line[256];
     assert_int_equal(strncmp(out, "graph topology {\n", 17), 0);
     /* A box per machine and per package, each closed. */
     int open = 0, close = 0;
@@ -554,7 +542,7 @@ static void test_write_dot(void **s)
     pl_topology *q = NULL;
     assert_pl_ok(pl_topology_create(&q));
     assert_pl_ok(pl_topology_add_vertex(q, PL_VK_MACHINE, -1, "a\"b\\c", -1, NULL));
-    out = capture(pl_topology_write_dot, q);
+    out = pl_test_topology_output(pl_topology_write_dot, q);
     assert_non_null(strstr(out, "label=\"a\\\"b\\\\c\\nmachine\""));
     free(out);
     pl_topology_free(q);
