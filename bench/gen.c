@@ -365,31 +365,27 @@ void bench_sched_free(bench_sched *s)
     memset(s, 0, sizeof *s);
 }
 
+/* *p resized to n int32_t; on failure *p is left as it was. */
+static pl_status resize_i32(int32_t **p, size_t n)
+{
+    int32_t *q = realloc(*p, sizeof *q * n);
+    if (!q)
+        return PL_ENOMEM;
+    *p = q;
+    return PL_OK;
+}
+
 static pl_status sched_grow(bench_sched *s)
 {
     if (s->ntasks < s->cap_tasks)
         return PL_OK;
     int32_t cap = s->cap_tasks ? 2 * s->cap_tasks : 64;
-    int32_t *t = realloc(s->task, sizeof *t * (size_t)cap);
-    if (!t)
-        return PL_ENOMEM;
-    s->task = t;
-    int32_t *j = realloc(s->task_job, sizeof *j * (size_t)cap);
-    if (!j)
-        return PL_ENOMEM;
-    s->task_job = j;
-    int32_t *a = realloc(s->task_arcs, sizeof *a * (size_t)cap * BENCH_SCHED_MAX_TASK_ARCS);
-    if (!a)
-        return PL_ENOMEM;
-    s->task_arcs = a;
-    int32_t *na = realloc(s->task_narcs, sizeof *na * (size_t)cap);
-    if (!na)
-        return PL_ENOMEM;
-    s->task_narcs = na;
-    int32_t *tm = realloc(s->task_machine, sizeof *tm * (size_t)cap);
-    if (!tm)
-        return PL_ENOMEM;
-    s->task_machine = tm;
+    size_t n = (size_t)cap;
+    pl_status st;
+    if ((st = resize_i32(&s->task, n)) || (st = resize_i32(&s->task_job, n)) ||
+        (st = resize_i32(&s->task_arcs, n * BENCH_SCHED_MAX_TASK_ARCS)) || (st = resize_i32(&s->task_narcs, n)) ||
+        (st = resize_i32(&s->task_machine, n)))
+        return st;
     s->cap_tasks = cap;
     return PL_OK;
 }
