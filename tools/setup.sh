@@ -1,16 +1,38 @@
 #!/usr/bin/env bash
 # Installs every Debian package libplacement needs to build, test and run.
 # Idempotent and non-interactive; run as root (or through sudo) on Debian 12+.
+#
+#   tools/setup.sh           what tools/test.sh and tools/demo.sh need
+#   tools/setup.sh --fuzz    that, plus clang and its libFuzzer runtime (tools/fuzz.sh)
+#
+# Packages are installed with --no-install-recommends, so every Recommends
+# that a code path under test relies on is listed here by name. Decided:
+#   libhwloc-plugins (Recommends of libhwloc15): listed. It is hwloc's libxml2
+#     XML importer (and its PCI, OpenCL and GL discovery); the hwloc suites run
+#     under both importers and must see both (doc/topology-hwloc.md).
+#   python3-scipy, -matplotlib, -pydot, -pygraphviz, -yaml, -gdal (Recommends
+#     of python3-networkx): not listed. The tests use networkx's min-cost flow
+#     and graph classes only, which are pure Python; python3-numpy is listed
+#     because the tests import it themselves.
+#   dpkg-dev (meson), python3-pygments (pytest), libtool-bin (liblua5.4-dev),
+#     gdb and valgrind-dbg (valgrind), cmocka-doc: not listed, nothing runs them.
+# A later issue that adds a daemon or a package adds it here, with its reason.
 set -euo pipefail
 
 PACKAGES=(
   build-essential pkg-config meson ninja-build
-  libhwloc-dev libnuma-dev libglpk-dev libjansson-dev
+  libhwloc-dev libhwloc-plugins libnuma-dev libglpk-dev libjansson-dev
   libcmocka-dev
   swig python3 python3-dev python3-pytest python3-networkx python3-numpy
   lua5.4 liblua5.4-dev
   valgrind doxygen
 )
+for arg in "$@"; do
+  case $arg in
+    --fuzz) PACKAGES+=(clang libclang-rt-14-dev) ;;
+    *) echo "setup: unknown argument '$arg' (known: --fuzz)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -12,6 +12,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 bash tools/setup.sh || { echo "setup failed"; echo "0 passed, 1 failed"; exit 1; }
+# What optional components this machine has (compare two runs line by line).
+bash tools/components.sh
 
 # configure DIR [meson options...]: set up a build directory once, reuse it after.
 configure() {

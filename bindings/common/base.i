@@ -50,6 +50,19 @@ typedef struct plb_ctx_ *plb_ctx;
         plb_status = pl_solver_error((st), __VA_ARGS__); return ret; \
     } while (0)
 
+/* No wrapped method runs with a NULL self (the unbound method called with
+ * None or nil): the library checks the handles it is given, but the %extend
+ * bodies dereference $self. PLB_RAISE_NOW is each language's raise-and-fail
+ * (bindings/python/placement.i, bindings/lua/placement.i). */
+%}
+%typemap(check) SWIGTYPE *self {
+    if (!$1) {
+        plb_status = pl_solver_error(PL_EINVAL, "%s: self is None/nil", "$symname");
+        PLB_RAISE_NOW();
+    }
+}
+%{
+
 /* Arrays returned to the scripting language: the out typemap converts them
  * into a list (Python) or a table (Lua) and frees v. */
 typedef struct plb_ints { int32_t n; int32_t *v; } plb_ints;

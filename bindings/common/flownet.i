@@ -58,6 +58,8 @@ typedef struct {} FlowNetwork;
     static FlowNetwork *from_dimacs_string(const char *text)
     {
         FlowNetwork *n = NULL;
+        if (!text)
+            PLB_FAIL(PL_EINVAL, NULL, "from_dimacs_string: text is None/nil");
         PLB_CHECK(pl_flownet_read_dimacs_string(text, strlen(text), &n), NULL);
         return n;
     }

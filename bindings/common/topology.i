@@ -115,6 +115,9 @@ typedef struct {} Topology;
     {
         pl_hwloc_opts o;
         pl_hwloc_opts_init(&o);
+        /* A NULL buffer means the live machine to the library: refuse it. */
+        if (!text)
+            PLB_FAIL(PL_EINVAL, NULL, "from_xml_string: text is None/nil");
         o.xml_buffer = text;
         o.xml_length = strlen(text);
         Topology *t = NULL;

@@ -17,11 +17,31 @@ function P.builtin_topologies() return names(P.topology_builtin_count, P.topolog
 
 --- A job of `gpus` one-GPU tasks talking all-to-all with `traffic` (default 1).
 function P.job(name, gpus, traffic, workload, size)
+  if type(gpus) ~= "number" or gpus ~= math.floor(gpus) or gpus < 1 then
+    error("PL_EINVAL: placement.job: gpus must be an integer >= 1, got " .. tostring(gpus), 2)
+  end
   local j = P.Job(name)
   for _ = 1, gpus do j:add_task() end
   if gpus > 1 then j:add_all_to_all(traffic or 1) end
   if workload then j:set_workload(workload, size or "1") end
   return j
+end
+
+-- The __disown of SWIG asserts (aborting the interpreter) when it is given
+-- anything but an object; nothing in this module disowns, so it raises.
+for _, class in pairs(P) do
+  local mt = type(class) == "table" and getmetatable(class)
+  local inst = mt and rawget(mt, ".instance")
+  local fn = inst and rawget(inst, ".fn")
+  local disown = fn and rawget(fn, "__disown")
+  if disown then
+    fn.__disown = function(self, ...)
+      if type(self) ~= "userdata" then
+        error("PL_EINVAL: __disown: self is not an object", 2)
+      end
+      return disown(self, ...)
+    end
+  end
 end
 
 -- Methods written in Lua are added to a SWIG class's instance function

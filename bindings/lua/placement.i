@@ -2,6 +2,13 @@
  * with error() semantics; the message is "PL_EXXX: <library message>". */
 %module placement
 
+%{
+#define PLB_RAISE_NOW() do { \
+        lua_pushfstring(L, "%s: %s", pl_status_name(plb_status), pl_last_error()); \
+        SWIG_fail; \
+    } while (0)
+%}
+
 %exception {
     plb_status = PL_OK;
     $action

@@ -74,6 +74,10 @@ static void plb_raise(int status)
     }
 %}
 
+%{
+#define PLB_RAISE_NOW() do { plb_raise(plb_status); SWIG_fail; } while (0)
+%}
+
 %exception {
     plb_status = PL_OK;
     $action

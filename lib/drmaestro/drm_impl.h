@@ -101,7 +101,13 @@ PL_INTERNAL int64_t drm_free_amount(const pl_topology *topo, const drm_taken *tk
                                     pl_resource res);
 PL_INTERNAL pl_status drm_pick_cpu(const pl_topology *topo, drm_taken *tk, int32_t machine,
                                    int64_t cores, int64_t memory);
-PL_INTERNAL int32_t drm_pick_gpu(const pl_topology *topo, drm_taken *tk, int32_t server);
+/* A GPU under server with a free unit that is not one of held[nheld] (the
+ * GPUs the job already got: a job never holds one GPU twice); -1 if none. */
+PL_INTERNAL int32_t drm_pick_gpu(const pl_topology *topo, drm_taken *tk, int32_t server,
+                                 const pl_drm_gpu *held, int32_t nheld);
+/* How many GPUs under server have a free unit (after the takes in tk). */
+PL_INTERNAL pl_status drm_distinct_gpus(const pl_topology *topo, const drm_taken *tk, int32_t server,
+                                        int32_t *count);
 PL_INTERNAL int32_t drm_pick_nvme(const pl_topology *topo, drm_taken *tk, int32_t server,
                                   int64_t bw, int64_t bytes);
 PL_INTERNAL pl_status drm_result_reset(pl_drm *d, const pl_drm_job_request *reqs, int32_t n);

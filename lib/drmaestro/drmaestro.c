@@ -840,6 +840,29 @@ static int phase_placed(const drm_entry *e, int p)
     return 1;
 }
 
+/* Whether the GPU sub-tasks the flow gave each server fit that server's
+ * GPUs one per GPU. The flow counts free units, so on GPUs of several units
+ * it may give a job more sub-tasks on a server than the server has GPUs with
+ * a unit free; such a job waits for a later round instead of holding one GPU
+ * twice (doc/drmaestro.md). */
+static pl_status gpus_distinct_fit(const pl_topology *topo, const drm_taken *tk, const drm_entry *e,
+                                   int *fits)
+{
+    const drm_jphase *gp = &e->ph[DRM_GPU];
+    pl_status st = PL_OK;
+    *fits = 1;
+    for (int32_t k = 0; k < gp->count && *fits && !st; k++) {
+        int32_t server = gp->sub[k].server, need = 0, have = 0, first = 1;
+        for (int32_t j = 0; j < gp->count; j++) {
+            need += gp->sub[j].server == server;
+            first &= !(j < k && gp->sub[j].server == server);
+        }
+        if (first && (st = drm_distinct_gpus(topo, tk, server, &have)) == PL_OK)
+            *fits = need <= have;
+    }
+    return st;
+}
+
 /* Pick concrete devices for a placed job; fills its result. */
 static pl_status realise(const pl_topology *topo, drm_taken *tk, const drm_entry *e,
                          const pl_drm_job_request *r, pl_drm_placement *pl)
@@ -860,7 +883,7 @@ static pl_status realise(const pl_topology *topo, drm_taken *tk, const drm_entry
     pl->gpus = 0;
     for (int32_t k = 0; k < gp->count; k++) {
         const drm_sub *s = &gp->sub[k];
-        int32_t v = drm_pick_gpu(topo, tk, s->server);
+        int32_t v = drm_pick_gpu(topo, tk, s->server, g, pl->gpus);
         if (v < 0)
             return pl_err(PL_EINTERNAL, "drmaestro: no free GPU left under vertex %d", s->server);
         g[pl->gpus++] = (pl_drm_gpu){ s->task, v, s->server, s->server == mach[s->task] };
@@ -943,8 +966,13 @@ pl_status pl_drm_round(pl_drm *d, pl_topology *topo, const pl_drm_job_request *r
     for (int32_t i = 0; i < d->ne && st == PL_OK; i++) {
         drm_entry *e = &d->e[i];
         pl_drm_placement *pl = &d->res.pl[e->req];
-        pl->outcome = (pl_drm_outcome)outcome[i];
+        int fits = 1;
         if (outcome[i] == PL_DRM_PLACED)
+            st = gpus_distinct_fit(topo, &tk, e, &fits);
+        if (!fits)
+            outcome[i] = PL_DRM_NO_GPU;
+        pl->outcome = (pl_drm_outcome)outcome[i];
+        if (st == PL_OK && outcome[i] == PL_DRM_PLACED)
             st = realise(topo, &tk, e, &reqs[e->req], pl);
     }
     if (st == PL_OK && apply)

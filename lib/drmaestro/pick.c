@@ -96,18 +96,35 @@ pl_status drm_pick_cpu(const pl_topology *topo, drm_taken *tk, int32_t machine, 
     return PL_OK;
 }
 
-int32_t drm_pick_gpu(const pl_topology *topo, drm_taken *tk, int32_t server)
+int32_t drm_pick_gpu(const pl_topology *topo, drm_taken *tk, int32_t server,
+                     const pl_drm_gpu *held, int32_t nheld)
 {
     int32_t *vs = NULL, n = 0, got = -1;
     if (list_vertices(topo, server, PL_VK_GPU, &vs, &n) != PL_OK)
         return -1;
-    for (int32_t i = 0; i < n && got < 0; i++)
-        if (drm_free_amount(topo, tk, vs[i], PL_RES_UNITS) >= 1) {
+    for (int32_t i = 0; i < n && got < 0; i++) {
+        int mine = 0;
+        for (int32_t h = 0; h < nheld && !mine; h++)
+            mine = held[h].gpu == vs[i];
+        if (!mine && drm_free_amount(topo, tk, vs[i], PL_RES_UNITS) >= 1) {
             take(tk, vs[i], PL_RES_UNITS, 1);
             got = vs[i];
         }
+    }
     free(vs);
     return got;
+}
+
+pl_status drm_distinct_gpus(const pl_topology *topo, const drm_taken *tk, int32_t server,
+                            int32_t *count)
+{
+    int32_t *vs = NULL, n = 0;
+    pl_status st = list_vertices(topo, server, PL_VK_GPU, &vs, &n);
+    *count = 0;
+    for (int32_t i = 0; i < n && !st; i++)
+        *count += drm_free_amount(topo, (drm_taken *)tk, vs[i], PL_RES_UNITS) >= 1;
+    free(vs);
+    return st;
 }
 
 int32_t drm_pick_nvme(const pl_topology *topo, drm_taken *tk, int32_t server, int64_t bw,

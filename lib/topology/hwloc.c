@@ -54,7 +54,7 @@ static pl_status parse_error(const char *what, const char *head, int err)
 {
     if (head && is_hwloc3_xml(head))
         return pl_err(PL_EPARSE,
-                      "%s is an hwloc 3 XML export, which hwloc %u.%u cannot import: "
+                      "%s is an hwloc 3 XML export, which hwloc 2 (API %u.%u here) cannot import: "
                       "export it in the hwloc 2 (v2) XML format", what,
                       hwloc_get_api_version() >> 16, (hwloc_get_api_version() >> 8) & 0xff);
     return pl_err(PL_EPARSE, "hwloc could not parse %s as topology XML%s%s", what,
@@ -63,7 +63,7 @@ static pl_status parse_error(const char *what, const char *head, int err)
 
 /* Read the whole file ourselves: hwloc reports every failure as EINVAL, so
  * this is the only way to tell an unreadable file (EIO) from a bad one, and
- * the text must be checked by xml_sets_complete() before hwloc sees it. */
+ * the text must be checked by pl_hwloc_xml_guard() before hwloc sees it. */
 static pl_status read_file(const char *path, char **text, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -98,50 +98,6 @@ static pl_status read_file(const char *path, char **text, size_t *len)
     return PL_OK;
 }
 
-/* Whether the attribute \p name="..." appears in the tag [tag, end). */
-static int tag_has_attr(const char *tag, const char *end, const char *name)
-{
-    size_t nl = strlen(name);
-    for (const char *p = tag; p + nl + 1 < end; p++)
-        if ((p[0] == ' ' || p[0] == '\t' || p[0] == '\n' || p[0] == '\r') &&
-            strncmp(p + 1, name, nl) == 0 && p[1 + nl] == '=')
-            return 1;
-    return 0;
-}
-
-/* hwloc 2.9 crashes (NULL bitmap in hwloc_bitmap_compare_first, fixed
- * upstream in hwloc PR #783) on an <object> that has a cpuset but not all of
- * complete_cpuset, nodeset and complete_nodeset. hwloc's exporter always
- * writes the four together, so an object with some but not all of them is
- * refused before hwloc parses the text. One pass over [text, text + len)
- * with bounded compares: a string search per tag would be quadratic. */
-static pl_status xml_sets_complete(const char *what, const char *text, size_t len)
-{
-    static const char *const sets[] = {"cpuset", "complete_cpuset", "nodeset",
-                                       "complete_nodeset"};
-    static const char open_tag[] = "<object";
-    const size_t ol = sizeof open_tag - 1;
-    const char *stop = text + len;
-    long line = 1;
-    for (const char *p = text; p < stop; p++) {
-        if (*p == '\n')
-            line++;
-        if (*p != '<' || (size_t)(stop - p) < ol || strncmp(p, open_tag, ol) != 0)
-            continue;
-        const char *end = p + ol;
-        while (end < stop && *end != '>')
-            end++;
-        int present = 0;
-        for (int i = 0; i < 4; i++)
-            present += tag_has_attr(p, end, sets[i]);
-        if (present != 0 && present != 4)
-            return pl_err(PL_EPARSE, "hwloc could not parse %s as topology XML: line %ld: an "
-                          "object needs all of cpuset, complete_cpuset, nodeset and "
-                          "complete_nodeset, or none", what, line);
-    }
-    return PL_OK;
-}
-
 /* ---- hwloc life cycle ------------------------------------------------------ */
 
 static pl_status open_hwloc(const pl_hwloc_opts *o, hwloc_topology_t *out)
@@ -165,11 +121,18 @@ static pl_status open_hwloc(const pl_hwloc_opts *o, hwloc_topology_t *out)
             return PL_ENOMEM;
         memcpy(copy, o->xml_buffer, len);
     }
+    const char *xml = copy;
+    if (copy && len >= 3 && memcmp(copy, "\xef\xbb\xbf", 3) == 0) {
+        /* A UTF-8 byte order mark: libxml2 skips it, hwloc's own parser
+         * refuses the text, so it is skipped here for both. */
+        xml += 3;
+        len -= 3;
+    }
     if (copy) {
         size_t hl = len < sizeof head - 1 ? len : sizeof head - 1;
-        memcpy(head, copy, hl);
+        memcpy(head, xml, hl);
         head[hl] = '\0';
-        if ((st = xml_sets_complete(what, copy, len)) != PL_OK) {
+        if ((st = pl_hwloc_xml_guard(o->xml_path ? o->xml_path : "<buffer>", xml, len)) != PL_OK) {
             free(copy);
             return st;
         }
@@ -183,7 +146,7 @@ static pl_status open_hwloc(const pl_hwloc_opts *o, hwloc_topology_t *out)
     errno = 0;
     int rc = 0;
     if (copy)
-        rc = hwloc_topology_set_xmlbuffer(h, copy, (int)len + 1);
+        rc = hwloc_topology_set_xmlbuffer(h, xml, (int)len + 1);
     if (rc == 0)
         rc = hwloc_topology_set_io_types_filter(h, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
     if (rc == 0) {

@@ -45,6 +45,11 @@ struct pl_topology_snapshot {
     int64_t *used;               /* [n * PL_RES_COUNT] */
 };
 
+/* xml_guard.c: PL_EPARSE with "WHAT:LINE: ..." when the hwloc XML text
+ * [text, text + len) has a shape that crashes or exhausts one of hwloc's
+ * importers; PL_OK otherwise (hwloc still parses it and may refuse it). */
+PL_INTERNAL pl_status pl_hwloc_xml_guard(const char *what, const char *text, size_t len);
+
 #define PL_TOPO_MAX ((int32_t)0x7ffffffe)
 
 static inline const char *pl_topo_name(const pl_topology *t, int32_t v)

@@ -56,6 +56,14 @@ static pl_status hwloc_xml(const char *text, size_t len)
     return st;
 }
 
+static pl_status sim_trace(const char *text, size_t len)
+{
+    pl_sim_trace *trace = NULL;
+    pl_status st = pl_sim_trace_load_string(text, len, "fuzz", &trace);
+    pl_sim_trace_free(trace);
+    return st;
+}
+
 static char *slurp(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -112,9 +120,10 @@ static void test_all_targets_return_a_status(void **state)
     feed_all("fuzz_topology_json", topology_json);
     feed_all("fuzz_jobs_json", jobs_json);
     feed_all("fuzz_profiles", profiles);
+    feed_all("fuzz_sim_trace", sim_trace);
     /* The hwloc findings are the crashes fixed so far: there must be some,
      * or the directory moved and this test checks nothing. */
-    assert_true(feed_all("fuzz_hwloc_xml", hwloc_xml) >= 2);
+    assert_true(feed_all("fuzz_hwloc_xml", hwloc_xml) >= 6);
 }
 
 /* hwloc 2.9 crashed on an object with a cpuset but no complete_cpuset; the
@@ -126,7 +135,7 @@ static void test_hwloc_missing_sets_is_a_parse_error(void **state)
     size_t len = 0;
     char *text = slurp(pl_test_data(path, "fuzz/fuzz_hwloc_xml/missing-sets-min.xml"), &len);
     assert_pl_status(hwloc_xml(text, len), PL_EPARSE);
-    assert_non_null(strstr(pl_last_error(), "line 1: an object needs all of cpuset, "
+    assert_non_null(strstr(pl_last_error(), "<buffer>:1: an object needs all of cpuset, "
                                             "complete_cpuset, nodeset and complete_nodeset"));
     free(text);
 
@@ -190,7 +199,7 @@ static void test_hwloc_complete_sets_still_load(void **state)
     memcpy(p, " xcomplete_nodese=", strlen(" complete_nodeset="));
     opts.xml_buffer = bad;
     assert_pl_status(pl_topology_load_hwloc(&opts, &topo), PL_EPARSE);
-    assert_non_null(strstr(pl_last_error(), "line 5:"));
+    assert_non_null(strstr(pl_last_error(), "<buffer>:5:"));
     free(bad);
 }
 

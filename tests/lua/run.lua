@@ -690,6 +690,38 @@ end)
 
 -- In a fresh interpreter: in this one the earlier cycles have grown the heap,
 -- whose free pages would absorb a leak without the RSS moving.
+-- Issue 25: a wrapper that dereferenced self, or strlen'ed a nil text, crashed
+-- the interpreter. Every method of every class (found through the class
+-- metatables SWIG keeps in the registry) is called with self = nil and 0 to
+-- 3 more nils: each call must raise, never crash.
+check("every method refuses a nil self", function()
+  raises(function() placement.FlowNetwork.from_dimacs_string(nil) end, "PL_EINVAL", "text is None/nil")
+  raises(function() placement.Topology.from_xml_string(nil) end, "PL_EINVAL", "text is None/nil")
+  -- and a job of -1 GPUs is an error, not a job of no task
+  raises(function() placement.job("a", -1) end, "PL_EINVAL", "gpus must be an integer >= 1, got -1")
+  raises(function() placement.job("a", 1.5) end, "PL_EINVAL", "got 1.5")
+  assert(placement.job("a", 2):task_count() == 2)
+  local seen, classes, calls = {}, 0, 0
+  local function sweep(t, depth)
+    if type(t) ~= "table" or seen[t] or depth > 4 then return end
+    seen[t] = true
+    local fn = rawget(t, ".fn")
+    if fn and rawget(t, ".type") then
+      classes = classes + 1
+      for _, f in pairs(fn) do
+        for extra = 0, 3 do
+          calls = calls + 1
+          assert(not pcall(f, nil, table.unpack({ nil, nil, nil }, 1, extra)))
+        end
+      end
+    end
+    for _, v in pairs(t) do sweep(v, depth + 1) end
+  end
+  sweep(debug.getregistry(), 0)
+  assert(classes >= 15, "found " .. classes .. " classes")
+  assert(calls > 300, "made " .. calls .. " calls")
+end)
+
 check("new objects: no leak over 1000 cycles", function()
   local script = os.tmpname()
   local f = assert(io.open(script, "w"))

@@ -189,6 +189,42 @@ static void test_bad_network_load(void **s)
     pl_topology_free(t);
 }
 
+/* GPUs of 2 units (shared): the flow counts units, but a job never gets one
+ * GPU twice (issue 25: a 3-GPU job was given gpu0, gpu0, gpu1). */
+static void test_shared_gpus_distinct(void **s)
+{
+    (void)s;
+    pl_topology *t = NULL;
+    assert_pl_ok(pl_topology_builtin("minsky", &t));
+    int32_t gpus[8], ng = 0;
+    assert_pl_ok(pl_topology_descendants(t, -1, PL_VK_GPU, gpus, 8, &ng));
+    assert_int_equal(ng, 4);
+    for (int32_t g = 0; g < ng; g++)
+        assert_pl_ok(pl_topology_set_capacity(t, gpus[g], PL_RES_UNITS, 2));
+    for (int p = 0; p < 2; p++) {
+        pl_job *q[3] = {mkjob("a", 3, 0, NULL, NULL), mkjob("b", 3, 0, NULL, NULL),
+                        mkjob("c", 5, 0, NULL, NULL)};
+        pl_decision *d = place_with(p ? "drmaestro-na" : "drmaestro", t, q, 3, 0.0);
+        for (int32_t i = 0; i < 2; i++) {
+            pl_decision_info info;
+            assert_pl_ok(pl_decision_get(d, i, &info));
+            assert_int_equal(info.kind, PL_DECISION_PLACED);
+            assert_int_equal(info.ngpus, 3);
+            for (int32_t g = 0; g < 3; g++)
+                for (int32_t h = 0; h < g; h++)
+                    assert_int_not_equal(info.gpus[g], info.gpus[h]);
+        }
+        /* 5 tasks on 4 GPUs (8 units): it would need a GPU twice, so it waits. */
+        pl_decision_info info;
+        assert_pl_ok(pl_decision_get(d, 2, &info));
+        assert_int_equal(info.kind, PL_DECISION_WAITING);
+        pl_decision_free(d);
+        for (int i = 0; i < 3; i++)
+            pl_job_free(q[i]);
+    }
+    pl_topology_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -198,6 +234,7 @@ int main(void)
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_pool_gpus),
         cmocka_unit_test(test_bad_network_load),
+        cmocka_unit_test(test_shared_gpus_distinct),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

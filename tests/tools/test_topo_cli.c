@@ -76,12 +76,45 @@ static void test_help(void **s)
     assert_non_null(strstr(out, "minsky dgx1 dgx2 2s4g-pcie"));
 }
 
+/* The issue's crash: `placement topo --xml` on 100,000 nested objects
+ * overflowed the stack in hwloc's own parser. Under either importer it is now
+ * exit 1 with the file, the line and the limit. */
+static void test_deep_xml(void **s)
+{
+    (void)s;
+    char path[] = "/tmp/pl_cli_deep_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs("<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n", f);
+    for (int i = 0; i < 100000; i++)
+        fputs("<object type=\"Group\" cpuset=\"0x1\" complete_cpuset=\"0x1\" nodeset=\"0x1\""
+              " complete_nodeset=\"0x1\">", f);
+    for (int i = 0; i < 100000; i++)
+        fputs("</object>", f);
+    fputs("</topology>\n", f);
+    fclose(f);
+    char args[256], want[256];
+    snprintf(args, sizeof args, "topo --xml %s", path);
+    snprintf(want, sizeof want, "placement topo: %s:3: elements nested more than 64 deep", path);
+    static const char *const importers[] = {"0", "1"};
+    for (int i = 0; i < 2; i++) {
+        setenv("HWLOC_LIBXML_IMPORT", importers[i], 1);
+        assert_int_equal(run(args, 1), 1);
+        if (!strstr(out, want))
+            fail_msg("HWLOC_LIBXML_IMPORT=%s: %s", importers[i], out);
+    }
+    unsetenv("HWLOC_LIBXML_IMPORT");
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_builtin_text), cmocka_unit_test(test_builtin_dot),
         cmocka_unit_test(test_cluster),      cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_help),
+        cmocka_unit_test(test_help),         cmocka_unit_test(test_deep_xml),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
