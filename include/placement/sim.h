@@ -105,15 +105,23 @@ typedef struct pl_sim_failure {
  */
 typedef void (*pl_sim_progress_fn)(void *data, int32_t settled, int32_t total, double sim_time);
 
+/**
+ * Largest number of seconds a time option (interval, startup delays) or a
+ * trace's time field (arrival, duration, deadline, startup) may hold: 1e9 s,
+ * 31.7 years. Simulated times are doubles; below this they keep better than
+ * a microsecond, where 1e17 s would already round a 10 s run to 16 s.
+ */
+#define PL_SIM_MAX_SECONDS 1e9
+
 /** Options of a run; initialise with pl_sim_opts_init(). */
 typedef struct pl_sim_opts {
     pl_policy_opts policy;   /**< Policy name, utility, profiles (NULL: built in), seed. */
-    double interval;         /**< Seconds between scheduling rounds (default 1). */
+    double interval;         /**< Seconds between scheduling rounds (default 1; > 0, <= ::PL_SIM_MAX_SECONDS). */
     pl_sim_runtime runtime;  /**< Default ::PL_SIM_RUNTIME_PROGRESS. */
     /* Appended after the first release. Arrays are borrowed: they must
      * outlive the simulator (pl_sim_create() does not copy them). */
     double startup_delay;    /**< Seconds from a job's placement to the start of its tasks, for every job
-                                  (default 0): it holds its resources meanwhile, neither progressing nor
+                                  (default 0; at most ::PL_SIM_MAX_SECONDS): it holds its resources meanwhile, neither progressing nor
                                   slowing its neighbours (a task-start event ends the delay). */
     const double *job_startup_delay; /**< [jobs] per-job startup delays replacing startup_delay, or NULL. */
     const double *job_priority;      /**< [jobs] queue priorities, or NULL (all 0): the queue is ordered by

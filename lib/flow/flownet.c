@@ -546,15 +546,21 @@ const int64_t *pl_flownet_potentials(const pl_flownet *net)
 }
 
 /* Exact total cost of net->flow, or PL_EOVERFLOW. */
+/* Summed in 128 bits, so that the answer does not depend on the arcs'
+ * order: +2^62, +2^62, -2^63 is 0 whichever comes first (int64 partial sums
+ * overflowed on the first two). Only the total must fit in int64. */
 static pl_status total_cost(const pl_flownet *net, const int64_t *flow, int64_t *out)
 {
-    int64_t sum = 0, term;
+    __int128 sum = 0;
     for (int32_t a = 0; a < net->m; a++) {
-        if (pl_mul_ovf(flow[a], net->cost[a], &term) || pl_add_ovf(sum, term, &sum))
-            return pl_err(PL_EOVERFLOW, "total cost overflows int64 at arc %d (flow %lld, cost %lld)",
-                          a, (long long)flow[a], (long long)net->cost[a]);
+        __int128 term = (__int128)flow[a] * net->cost[a];
+        if (__builtin_add_overflow(sum, term, &sum))
+            return pl_err(PL_EOVERFLOW, "total cost overflows 128 bits at arc %d", a);
     }
-    *out = sum;
+    if (sum > INT64_MAX || sum < INT64_MIN)
+        return pl_err(PL_EOVERFLOW, "the total cost (%s%.4g) does not fit in int64",
+                      sum < 0 ? "" : "+", (double)sum);
+    *out = (int64_t)sum;
     return PL_OK;
 }
 

@@ -192,6 +192,19 @@ pl_status pl_glpk_simplex(glp_prob *lp, int64_t it_limit)
                       (long long)it_limit);
     if (rc != 0)
         return pl_err(PL_EINTERNAL, "GLPK's glp_simplex failed with code %d", rc);
+    /* The floating simplex's tolerances are relative to the largest cost:
+     * with costs 1, 2 and 1e10 it stops at cost 2 and calls it optimal. The
+     * exact (rational) simplex, started from that basis, confirms it or
+     * pivots on to the true optimum; inputs are integers below 2^53, so the
+     * doubles it starts from are the data exactly. Its answer is the status. */
+    /* glp_exact refuses a problem without rows or columns (GLP_EFAIL); the
+     * floating answer to such a problem is exact anyway. */
+    rc = glp_get_num_rows(lp) > 0 && glp_get_num_cols(lp) > 0 ? glp_exact(lp, &parm) : 0;
+    if (rc == GLP_EITLIM)
+        return pl_err(PL_ELIMIT, "GLPK's exact simplex stopped at the iteration limit of %lld "
+                      "pivots", (long long)it_limit);
+    if (rc != 0)
+        return pl_err(PL_EINTERNAL, "GLPK's glp_exact failed with code %d", rc);
     int status = glp_get_status(lp);
     switch (status) {
     case GLP_OPT:

@@ -211,12 +211,14 @@ void pl_inc_arm(pl_flownet *net, int64_t cap_inf)
         int64_t c = abs64(net->cost[a]);
         cmax = c > cmax ? c : cmax;
     }
-    for (int32_t v = 0; v < net->n; v++) {
-        sum += net->supply[v];
-        pos += net->supply[v] > 0 ? net->supply[v] : 0;
-    }
+    for (int32_t v = 0; v < net->n; v++)
+        if (pl_add_ovf(sum, net->supply[v], &sum) ||
+            pl_add_ovf(pos, net->supply[v] > 0 ? net->supply[v] : 0, &pos))
+            return; /* stays disarmed: the full path reports it */
     /* Twice what is needed, within the flow limit: supplies may grow. */
-    int64_t need = finite + pos + 1, room = PL_FLOW_LIMIT / (n_inf + 1);
+    int64_t need, room = PL_FLOW_LIMIT / (n_inf + 1);
+    if (pl_add_ovf(finite, pos, &need) || pl_add_ovf(need, 1, &need))
+        return;
     int64_t big = need <= room / 2 ? 2 * need : room;
     if (big < cap_inf)
         big = cap_inf;

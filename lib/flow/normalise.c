@@ -144,11 +144,13 @@ pl_status pl_flownet_normalise(pl_flownet *net, pl_flow_problem *p)
 
     /* An optimal flow never needs more than all finite capacity plus all
      * supply on one arc (see doc/flow.md), so that plus one is "infinite". */
-    int64_t cap_inf = finite + positive + 1, all;
-    if (pl_mul_ovf(cap_inf, (int64_t)n_inf + 1, &all) || all > PL_FLOW_LIMIT)
+    int64_t cap_inf, all;
+    if (pl_add_ovf(finite, positive, &cap_inf) || pl_add_ovf(cap_inf, 1, &cap_inf) ||
+        pl_mul_ovf(cap_inf, (int64_t)n_inf + 1, &all) || all > PL_FLOW_LIMIT)
         return pl_err(PL_EOVERFLOW,
-                      "%d infinite-capacity arcs with finite capacities and supplies totalling %lld "
-                      "exceed the 2^62 flow limit", n_inf, (long long)(finite + positive));
+                      "%d infinite-capacity arcs with finite capacities totalling %lld and "
+                      "supplies totalling %lld exceed the 2^62 flow limit", n_inf,
+                      (long long)finite, (long long)positive);
     for (int32_t a = 0; a < net->m; a++)
         if (net->is_inf[a])
             net->ncap[a] = cap_inf;

@@ -23,16 +23,18 @@ void pl_sim_opts_init(pl_sim_opts *opts)
 
 static pl_status check_job_options(const pl_sim_opts *o, const pl_jobset *jobs)
 {
-    if (!(o->startup_delay >= 0) || !isfinite(o->startup_delay))
-        return pl_err(PL_EINVAL, "pl_sim_create: startup_delay must be a finite number >= 0, got %g",
-                      o->startup_delay);
+    if (!(o->startup_delay >= 0 && o->startup_delay <= PL_SIM_MAX_SECONDS))
+        return pl_err(PL_EINVAL, "pl_sim_create: startup_delay must be a number of seconds in "
+                      "[0, %g], got %g", PL_SIM_MAX_SECONDS, o->startup_delay);
     for (int32_t i = 0; i < pl_jobset_count(jobs); i++) {
         const pl_job *j = pl_jobset_get(jobs, i);
         if (pl_job_task_count(j) < 1)
             return pl_err(PL_EINVAL, "pl_sim_create: job %d (%s) has no tasks", (int)i, pl_job_name(j));
-        if (o->job_startup_delay && (!(o->job_startup_delay[i] >= 0) || !isfinite(o->job_startup_delay[i])))
-            return pl_err(PL_EINVAL, "pl_sim_create: job %d (%s): startup delay must be a finite number "
-                          ">= 0, got %g", (int)i, pl_job_name(j), o->job_startup_delay[i]);
+        if (o->job_startup_delay &&
+            !(o->job_startup_delay[i] >= 0 && o->job_startup_delay[i] <= PL_SIM_MAX_SECONDS))
+            return pl_err(PL_EINVAL, "pl_sim_create: job %d (%s): startup delay must be a number of "
+                          "seconds in [0, %g], got %g", (int)i, pl_job_name(j), PL_SIM_MAX_SECONDS,
+                          o->job_startup_delay[i]);
         if (o->job_priority && !isfinite(o->job_priority[i]))
             return pl_err(PL_EINVAL, "pl_sim_create: job %d (%s): priority must be finite", (int)i,
                           pl_job_name(j));
@@ -208,8 +210,9 @@ pl_status pl_sim_create(const pl_topology *topo, const pl_jobset *jobs, const pl
         o = *opts;
     else
         pl_sim_opts_init(&o);
-    if (!(o.interval > 0) || !isfinite(o.interval))
-        return pl_err(PL_EINVAL, "pl_sim_create: interval must be > 0, got %g", o.interval);
+    if (!(o.interval > 0 && o.interval <= PL_SIM_MAX_SECONDS))
+        return pl_err(PL_EINVAL, "pl_sim_create: interval must be a number of seconds in (0, %g], "
+                      "got %g", PL_SIM_MAX_SECONDS, o.interval);
     if (o.runtime != PL_SIM_RUNTIME_PROGRESS && o.runtime != PL_SIM_RUNTIME_ARTIFACT)
         return pl_err(PL_EINVAL, "pl_sim_create: unknown runtime model %d", (int)o.runtime);
     int32_t n = pl_jobset_count(jobs);

@@ -140,7 +140,7 @@ static pl_status csv_row(const pl_csv *c, const int32_t *col, trace_row *w)
     w->name = pl_csv_field(c, col[C_NAME]);
     w->type = pl_csv_field(c, col[C_TYPE] >= 0 ? col[C_TYPE] : either(col, C_PROFILE, C_WORKLOAD));
     w->size = pl_csv_field(c, col[C_SIZE]);
-    if ((st = pl_csv_number(c, col[C_ARRIVAL], "arrival", 0, 1e15, 0, 0, &w->arrival)) ||
+    if ((st = pl_csv_number(c, col[C_ARRIVAL], "arrival", 0, PL_SIM_MAX_SECONDS, 0, 0, &w->arrival)) ||
         (st = pl_csv_number(c, g, gname, 0, MAX_GPUS, 0, 0, &gpus)))
         return st;
     if (gpus != floor(gpus))
@@ -151,12 +151,12 @@ static pl_status csv_row(const pl_csv *c, const int32_t *col, trace_row *w)
     if (w->cores != floor(w->cores))
         return pl_csv_fail(c, "cores", "expected a whole number, got '%s'", pl_csv_field(c, col[C_CORES]));
     if ((st = pl_csv_number(c, col[C_MEMORY], "memory", 0, MAX_MEMORY_GIB, 1, 0, &w->memory_gib)) ||
-        (st = pl_csv_number(c, col[C_DURATION], "duration", 0, 1e15, 1, 0, &w->duration)) ||
+        (st = pl_csv_number(c, col[C_DURATION], "duration", 0, PL_SIM_MAX_SECONDS, 1, 0, &w->duration)) ||
         (st = pl_csv_number(c, either(col, C_DEADLINE, C_SLO), col[C_DEADLINE] >= 0 ? "deadline" : "slo", 0,
-                            1e15, 1, 0, &w->deadline)) ||
+                            PL_SIM_MAX_SECONDS, 1, 0, &w->deadline)) ||
         (st = pl_csv_number(c, col[C_PRIORITY], "priority", -1e15, 1e15, 1, 0, &w->priority)) ||
         (st = pl_csv_number(c, col[C_MIN_UTILITY], "min_utility", 0, 1, 1, 0, &w->min_utility)) ||
-        (st = pl_csv_number(c, col[C_STARTUP], "startup", 0, 1e15, 1, 0, &w->startup)))
+        (st = pl_csv_number(c, col[C_STARTUP], "startup", 0, PL_SIM_MAX_SECONDS, 1, 0, &w->startup)))
         return st;
     return PL_OK;
 }
@@ -240,7 +240,7 @@ static pl_status json_row(const json_t *o, const char *path, trace_row *w)
     pl_json_key(sub, path, "arrival");
     if (!json_object_get(o, "arrival"))
         return pl_json_fail(sub, "missing");
-    if ((st = json_opt_number(o, path, "arrival", 0, 1e15, &w->arrival)))
+    if ((st = json_opt_number(o, path, "arrival", 0, PL_SIM_MAX_SECONDS, &w->arrival)))
         return st;
     pl_json_key(sub, path, "gpus");
     if (!gk)
@@ -258,11 +258,11 @@ static pl_status json_row(const json_t *o, const char *path, trace_row *w)
         (tk && (st = json_opt_string(o, path, tk, &w->type))) ||
         (st = json_opt_string(o, path, "size", &w->size)) ||
         (st = json_opt_number(o, path, "memory", 0, MAX_MEMORY_GIB, &w->memory_gib)) ||
-        (st = json_opt_number(o, path, "duration", 0, 1e15, &w->duration)) ||
-        (sk && (st = json_opt_number(o, path, sk, 0, 1e15, &w->deadline))) ||
+        (st = json_opt_number(o, path, "duration", 0, PL_SIM_MAX_SECONDS, &w->duration)) ||
+        (sk && (st = json_opt_number(o, path, sk, 0, PL_SIM_MAX_SECONDS, &w->deadline))) ||
         (st = json_opt_number(o, path, "priority", -1e15, 1e15, &w->priority)) ||
         (st = json_opt_number(o, path, "min_utility", 0, 1, &w->min_utility)) ||
-        (st = json_opt_number(o, path, "startup", 0, 1e15, &w->startup)))
+        (st = json_opt_number(o, path, "startup", 0, PL_SIM_MAX_SECONDS, &w->startup)))
         return st;
     return PL_OK;
 }

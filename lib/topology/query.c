@@ -381,6 +381,63 @@ pl_status pl_topology_path(const pl_topology *t, int32_t a, int32_t b, int32_t *
     return st;
 }
 
+struct pl_topo_dist {
+    search s;
+    uint8_t *want;      /* [n] all 0 between calls */
+};
+
+pl_status pl_topo_dist_create(const pl_topology *t, pl_topo_dist **out)
+{
+    pl_topo_dist *d = pl_alloc(1, sizeof *d);
+    if (!d)
+        return PL_ENOMEM;
+    pl_status st = search_init(&d->s, t);
+    if (st) {
+        free(d);
+        return st;
+    }
+    if (!(d->want = pl_alloc((size_t)t->n + 1, 1))) {
+        search_free(&d->s);
+        free(d);
+        return PL_ENOMEM;
+    }
+    *out = d;
+    return PL_OK;
+}
+
+void pl_topo_dist_free(pl_topo_dist *d)
+{
+    if (!d)
+        return;
+    search_free(&d->s);
+    free(d->want);
+    free(d);
+}
+
+/* The matrix for verts (checked by the caller). Work is in the searched
+ * part of the graph only: the scratch arrays are reset vertex by vertex, so
+ * one context serves every machine of a large cluster. */
+pl_status pl_topo_dist_matrix(pl_topo_dist *d, const int32_t *verts, int32_t k, int64_t *matrix)
+{
+    int32_t distinct = 0;
+    for (int32_t i = 0; i < k; i++)
+        if (!d->want[verts[i]]) {
+            d->want[verts[i]] = 1;
+            distinct++;
+        }
+    pl_status st = PL_OK;
+    for (int32_t i = 0; i < k && st == PL_OK; i++) {
+        /* Stops once every wanted vertex is settled: a machine's GPUs are
+         * found without exploring the rest of a large cluster. */
+        st = run_search(&d->s, verts[i], -1, d->want, distinct);
+        for (int32_t j = 0; j < k && st == PL_OK; j++)
+            matrix[(int64_t)i * k + j] = d->s.pos[verts[j]] == -2 ? d->s.key[verts[j]] : -1;
+    }
+    for (int32_t i = 0; i < k; i++)
+        d->want[verts[i]] = 0;
+    return st;
+}
+
 pl_status pl_topology_distance_matrix(const pl_topology *t, const int32_t *verts, int32_t k,
                                       int64_t *matrix)
 {
@@ -394,30 +451,11 @@ pl_status pl_topology_distance_matrix(const pl_topology *t, const int32_t *verts
     }
     if (k == 0)
         return PL_OK;
-    search s;
-    pl_status st = search_init(&s, t);
-    if (st)
-        return st;
-    uint8_t *want = pl_alloc((size_t)t->n, 1);
-    if (!want) {
-        search_free(&s);
-        return PL_ENOMEM;
-    }
-    int32_t distinct = 0;
-    for (int32_t i = 0; i < k; i++)
-        if (!want[verts[i]]) {
-            want[verts[i]] = 1;
-            distinct++;
-        }
-    for (int32_t i = 0; i < k && st == PL_OK; i++) {
-        /* Stops once every wanted vertex is settled: a machine's GPUs are
-         * found without exploring the rest of a large cluster. */
-        st = run_search(&s, verts[i], -1, want, distinct);
-        for (int32_t j = 0; j < k && st == PL_OK; j++)
-            matrix[(int64_t)i * k + j] = s.pos[verts[j]] == -2 ? s.key[verts[j]] : -1;
-    }
-    free(want);
-    search_free(&s);
+    pl_topo_dist *d = NULL;
+    pl_status st = pl_topo_dist_create(t, &d);
+    if (!st)
+        st = pl_topo_dist_matrix(d, verts, k, matrix);
+    pl_topo_dist_free(d);
     return st;
 }
 

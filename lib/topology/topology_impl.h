@@ -50,6 +50,15 @@ struct pl_topology_snapshot {
  * importers; PL_OK otherwise (hwloc still parses it and may refuse it). */
 PL_INTERNAL pl_status pl_hwloc_xml_guard(const char *what, const char *text, size_t len);
 
+/* query.c: a reusable context for pl_topology_distance_matrix(), whose
+ * scratch is sized to the topology once; writers that need a matrix per
+ * machine keep one instead of paying O(vertices) per machine. */
+typedef struct pl_topo_dist pl_topo_dist;
+PL_INTERNAL pl_status pl_topo_dist_create(const pl_topology *t, pl_topo_dist **out);
+PL_INTERNAL pl_status pl_topo_dist_matrix(pl_topo_dist *d, const int32_t *verts, int32_t k,
+                                          int64_t *matrix);
+PL_INTERNAL void pl_topo_dist_free(pl_topo_dist *d);
+
 #define PL_TOPO_MAX ((int32_t)0x7ffffffe)
 
 static inline const char *pl_topo_name(const pl_topology *t, int32_t v)

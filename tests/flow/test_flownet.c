@@ -139,6 +139,54 @@ static void test_total_cost_overflow(void **s)
     pl_flownet_free(net);
 }
 
+/* Issue 25: two fixed arcs of flow 8 and cost 2^59 and one back of flow 16
+ * and cost -2^59 total 0; int64 partial sums overflowed in one order and not
+ * in the other. Both orders now solve to 0 with every solver. */
+static void test_total_cost_order(void **s)
+{
+    (void)s;
+    const int64_t c = (int64_t)1 << 59;
+    for (int order = 0; order < 2; order++) {
+        pl_flownet *net;
+        assert_pl_ok(pl_flownet_create(&net));
+        assert_pl_ok(pl_flownet_add_node(net, NULL, 0, NULL));
+        assert_pl_ok(pl_flownet_add_node(net, NULL, 0, NULL));
+        if (order)
+            assert_pl_ok(pl_flownet_add_arc(net, 1, 0, 16, 16, -c, NULL));
+        assert_pl_ok(pl_flownet_add_arc(net, 0, 1, 8, 8, c, NULL));
+        assert_pl_ok(pl_flownet_add_arc(net, 0, 1, 8, 8, c, NULL));
+        if (!order)
+            assert_pl_ok(pl_flownet_add_arc(net, 1, 0, 16, 16, -c, NULL));
+        static const char *const solvers[] = {"network-simplex", "ssp", "cost-scaling",
+                                              "relaxation", "cycle-canceling"};
+        for (size_t i = 0; i < sizeof solvers / sizeof *solvers; i++) {
+            int64_t cost = -1;
+            if (pl_test_solve(net, solvers[i], &cost) != PL_OK)
+                fail_msg("order %d, %s: %s", order, solvers[i], pl_last_error());
+            assert_int_equal(cost, 0);
+        }
+        pl_flownet_free(net);
+    }
+}
+
+/* Issue 25: finite capacities and supplies near 2^62 overflowed the
+ * cap_inf sum (UBSan) and the message printed a negative total. */
+static void test_cap_inf_sum_overflow(void **s)
+{
+    (void)s;
+    const int64_t big = (int64_t)1 << 62;
+    pl_flownet *net;
+    assert_pl_ok(pl_flownet_create(&net));
+    assert_pl_ok(pl_flownet_add_node(net, NULL, big, NULL));
+    assert_pl_ok(pl_flownet_add_node(net, NULL, -big, NULL));
+    assert_pl_ok(pl_flownet_add_arc(net, 0, 1, 0, big, 1, NULL));
+    assert_pl_ok(pl_flownet_add_arc(net, 0, 1, 0, PL_CAP_INF, 2, NULL));
+    assert_pl_status(pl_flownet_solve(net, NULL, NULL), PL_EOVERFLOW);
+    assert_null(strstr(pl_last_error(), " -")); /* no wrapped-around total */
+    assert_non_null(strstr(pl_last_error(), "4611686018427387904"));
+    pl_flownet_free(net);
+}
+
 /* Lower bounds fold into supplies; infinite capacities become cap_inf. */
 static void test_normalise(void **s)
 {
@@ -207,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_overflow_limits),  cmocka_unit_test(test_total_cost_overflow),
         cmocka_unit_test(test_normalise),        cmocka_unit_test(test_empty_network),
         cmocka_unit_test(test_growth),
+        cmocka_unit_test(test_total_cost_order), cmocka_unit_test(test_cap_inf_sum_overflow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -285,6 +285,55 @@ static void test_iteration_limit(void **state)
     pl_flownet_free(net);
 }
 
+/* Issue 25: GLPK's floating simplex, whose tolerances are relative to the
+ * largest cost, stopped at cost 2 with costs 1, 2 and 1e10, and
+ * --lp-check then blamed the correct solvers. The exact simplex after it
+ * gives the optimum 1. */
+static void test_wide_cost_range(void **state)
+{
+    (void)state;
+    pl_flownet *net = new_net();
+    add_node(net, 1);
+    add_node(net, -1);
+    add_arc(net, 0, 1, 0, 1, 2);
+    add_arc(net, 0, 1, 0, 1, 1);
+    add_arc(net, 0, 1, 0, 1, 10000000000LL);
+    int64_t cost;
+    assert_pl_ok(pl_test_solve(net, "glpk", &cost));
+    assert_int_equal(cost, 1);
+    assert_pl_ok(pl_test_solve(net, "network-simplex", &cost));
+    int64_t lp = 0;
+    assert_pl_ok(pl_flow_lp_check(net, &lp));
+    assert_int_equal(lp, 1);
+    pl_flownet_free(net);
+
+    /* Random networks with costs up to 2^45 (19 of 120 failed before):
+     * GLPK and network simplex agree on every one, and the LP check passes. */
+    pl_test_rng r = {45};
+    pl_randnet_opts o;
+    pl_randnet_opts_init(&o);
+    o.max_cost = TWO_POW(45);
+    o.neg_costs = 1;
+    int agreed = 0;
+    for (int i = 0; i < 120; i++) {
+        net = pl_randnet(&r, &o);
+        int64_t ns = 0, gl = 0;
+        pl_status a = pl_test_solve(net, "network-simplex", &ns);
+        pl_status b = pl_test_solve(net, "glpk", &gl);
+        if (a != b || (a == PL_OK && ns != gl))
+            fail_msg("instance %d: network simplex %s %lld, glpk %s %lld", i, pl_status_name(a),
+                     (long long)ns, pl_status_name(b), (long long)gl);
+        if (a == PL_OK) {
+            assert_pl_ok(pl_test_solve(net, "network-simplex", &ns));
+            assert_pl_ok(pl_flow_lp_check(net, NULL));
+            agreed++;
+        }
+        pl_flownet_free(net);
+    }
+    print_message("%d of 120 feasible and bounded\n", agreed);
+    assert_true(agreed > 25);
+}
+
 static void test_lp_check_accepts(void **state)
 {
     (void)state;
@@ -543,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_unbounded),
         cmocka_unit_test(test_solver_direct),
         cmocka_unit_test(test_iteration_limit),
+        cmocka_unit_test(test_wide_cost_range),
         cmocka_unit_test(test_lp_check_accepts),
         cmocka_unit_test(test_lp_check_rejects),
         cmocka_unit_test(test_lp_check_state),

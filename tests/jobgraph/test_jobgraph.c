@@ -4,6 +4,7 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 #include "testutil.h"
 
 static pl_job *new_job(const char *name, int32_t ntasks)
@@ -170,6 +171,23 @@ static void test_all_to_all(void **state)
     assert_true(traffic(job, 17, 59) == 0.75);
     assert_true(traffic(job, 58, 3) == 0.25);
     pl_job_free(job);
+}
+
+/* Issue 25: {"gpus":4096,"traffic":1} did not finish in 115 s, each of the
+ * 8.4M pairs found by a scan of a task's edges. The alarm fails the test if
+ * it takes a minute (it takes well under a second now). */
+static void test_all_to_all_4096(void **state)
+{
+    (void)state;
+    alarm(60);
+    pl_job *job = new_job("wide", 4096);
+    assert_pl_ok(pl_job_add_edge(job, 4095, 7, 1.5));
+    assert_pl_ok(pl_job_add_all_to_all(job, 1.0));
+    assert_int_equal(pl_job_edge_count(job), 4096 * 4095 / 2);
+    assert_true(traffic(job, 7, 4095) == 2.5);
+    assert_true(traffic(job, 4094, 4095) == 1.0);
+    pl_job_free(job);
+    alarm(0);
 }
 
 static void test_total_demand(void **state)
@@ -413,6 +431,7 @@ int main(void)
         cmocka_unit_test(test_tasks),
         cmocka_unit_test(test_edges_merge),
         cmocka_unit_test(test_all_to_all),
+        cmocka_unit_test(test_all_to_all_4096),
         cmocka_unit_test(test_total_demand),
         cmocka_unit_test(test_setters),
         cmocka_unit_test(test_anti_collocation),

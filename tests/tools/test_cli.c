@@ -51,6 +51,33 @@ static void test_solve_each_solver(void **s)
     }
 }
 
+/* Issue 25: with costs 1, 2 and 1e10 every solver is confirmed by GLPK (its
+ * exact simplex); a value GLPK cannot hold is "cannot check", not a
+ * disagreement. */
+static void test_lp_check_messages(void **s)
+{
+    (void)s;
+    assert_int_equal(run("solve --solver all --lp-check ../bad-input/glpk-wide-costs.in", 0, out,
+                         sizeof out), 0);
+    assert_null(strstr(out, "DISAGREES"));
+    const char *solvers[] = {"ssp ", "network-simplex ", "cost-scaling ", "glpk ", "relaxation "};
+    for (int i = 0; i < 5; i++) {
+        const char *row = strstr(out, solvers[i]);
+        assert_non_null(row);
+        char line[256];
+        sscanf(row, "%255[^\n]", line);
+        if (!strstr(line, " 1 ") || !strstr(line, "GLPK agrees"))
+            fail_msg("%s", line);
+    }
+    assert_int_equal(run("solve --solver network-simplex --lp-check ../bad-input/cost-over-2e53.in",
+                         1, out, sizeof out), 2);
+    assert_null(strstr(out, "DISAGREES"));
+    assert_non_null(strstr(out, "exceeds 2^53"));
+    run("solve --solver all --lp-check ../bad-input/cost-over-2e53.in", 0, out, sizeof out);
+    assert_null(strstr(out, "DISAGREES"));
+    assert_non_null(strstr(out, "GLPK cannot check: PL_EOVERFLOW"));
+}
+
 static void test_solve_all_table(void **s)
 {
     (void)s;
@@ -156,7 +183,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solve_default),    cmocka_unit_test(test_solve_each_solver),
-        cmocka_unit_test(test_solve_all_table),  cmocka_unit_test(test_flows_and_stdin),
+        cmocka_unit_test(test_solve_all_table),
+        cmocka_unit_test(test_lp_check_messages),  cmocka_unit_test(test_flows_and_stdin),
         cmocka_unit_test(test_solver_knobs),     cmocka_unit_test(test_infeasible_exit),  cmocka_unit_test(test_unbounded_exit),
         cmocka_unit_test(test_parse_error_exit), cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_solvers_list),

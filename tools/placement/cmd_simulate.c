@@ -137,8 +137,8 @@ int cmd_simulate(int argc, char **argv)
         case 'f': failures = optarg; break;
         case 'd':
             set.startup_delay = strtod(optarg, &end);
-            if (!*optarg || *end || !(set.startup_delay >= 0) || set.startup_delay > 1e15)
-                return usage_error("--startup-delay wants a number of seconds >= 0");
+            if (!*optarg || *end || !(set.startup_delay >= 0 && set.startup_delay <= PL_SIM_MAX_SECONDS))
+                return usage_error("--startup-delay wants a number of seconds in [0, 1e9]");
             break;
         case 'p': policy = optarg; break;
         case 'o': set.out_dir = optarg; break;
@@ -166,8 +166,8 @@ int cmd_simulate(int argc, char **argv)
             break;
         case 'i':
             set.interval = strtod(optarg, &end);
-            if (!*optarg || *end || !(set.interval > 0))
-                return usage_error("--interval wants a number of seconds > 0");
+            if (!*optarg || *end || !(set.interval > 0 && set.interval <= PL_SIM_MAX_SECONDS))
+                return usage_error("--interval wants a number of seconds in (0, 1e9]");
             break;
         case 'h': simulate_usage(stdout); return 0;
         default: simulate_usage(stderr); return 2;

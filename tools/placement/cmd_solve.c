@@ -185,8 +185,12 @@ static int solve_all(pl_flownet *net, const solve_args *a)
         char buf[64];
         if (a->lp_check) {
             pl_status lst = pl_flow_lp_check(net, NULL);
-            snprintf(buf, sizeof buf, "%s%s", a->verify ? "certificate ok, " : "",
-                     lst == PL_OK ? "GLPK agrees" : "GLPK DISAGREES");
+            /* Only PL_EVERIFY is a disagreement: PL_EOVERFLOW means GLPK cannot
+             * hold the values exactly, other statuses that it could not check. */
+            snprintf(buf, sizeof buf, "%s%s%s", a->verify ? "certificate ok, " : "",
+                     lst == PL_OK ? "GLPK agrees" : lst == PL_EVERIFY ? "GLPK DISAGREES"
+                                                                      : "GLPK cannot check: ",
+                     lst == PL_OK || lst == PL_EVERIFY ? "" : pl_status_name(lst));
             checks = buf;
             if (lst != PL_OK && rc == 0)
                 rc = 1;
