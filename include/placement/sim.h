@@ -390,9 +390,17 @@ const char *pl_sim_trace_format(const pl_sim_trace *trace);
 
 /* ---- SC17 workloads and built-in scenarios --------------------------------------- */
 
+/**
+ * Most jobs pl_sim_generate_sc17() and the scenarios generate: 1,000,000
+ * (about 3 GB and 15 s to build; 100 times sc17-s2's 10,000), so that a
+ * mistyped count is refused instead of exhausting memory. A larger workload
+ * can still be built job by job or read from a trace.
+ */
+#define PL_SIM_MAX_GENERATED_JOBS 1000000
+
 /** Options of pl_sim_generate_sc17(); initialise with pl_sim_gen_opts_init(). */
 typedef struct pl_sim_gen_opts {
-    int32_t jobs;              /**< Number of jobs (default 10000). */
+    int32_t jobs;              /**< Number of jobs (default 10000; at most ::PL_SIM_MAX_GENERATED_JOBS). */
     double mean_interarrival;  /**< Mean of the exponential inter-arrival time, seconds (default 10). */
     uint64_t seed;             /**< Default 1. */
 } pl_sim_gen_opts;
@@ -414,7 +422,8 @@ pl_status pl_sim_generate_sc17(const pl_sim_gen_opts *opts, pl_jobset **out);
 /** Size options of pl_sim_scenario(); initialise with pl_sim_scenario_opts_init(). */
 typedef struct pl_sim_scenario_opts {
     int32_t machines;        /**< 0: the scenario's own (proto 1, s1 5, s2 1000, drmaestro 16). */
-    int32_t jobs;            /**< sc17-s2 (0: 10000) and drmaestro (0: 512, warm-up jobs not counted) only. */
+    int32_t jobs;            /**< sc17-s2 (0: 10000) and drmaestro (0: 512, warm-up jobs not counted) only;
+                                  at most ::PL_SIM_MAX_GENERATED_JOBS. */
     uint64_t seed;           /**< sc17-s2 and drmaestro only (default 1). */
 } pl_sim_scenario_opts;
 

@@ -495,6 +495,35 @@ pl_status pl_topology_load_json(const char *path, pl_topology **out);
 pl_status pl_topology_load_json_string(const char *text, size_t length, pl_topology **out);
 
 /**
+ * Default of pl_topology_json_opts.max_vertices: 10,000,000 vertices, about
+ * 2.3 GB (a Minsky machine is 9 vertices and 12 links, about 230 bytes per
+ * vertex), so that a 90-byte file with "count": 2147483647 is refused
+ * instead of growing without bound.
+ */
+#define PL_TOPO_JSON_MAX_VERTICES 10000000
+
+/** Limits of pl_topology_load_json_opts(); initialise with pl_topology_json_opts_init(). */
+typedef struct pl_topology_json_opts {
+    int64_t max_vertices;    /**< Refuse a cluster of more vertices, counted before they are built
+                                  (default ::PL_TOPO_JSON_MAX_VERTICES; 1 to 2^31 - 2). */
+    int64_t reserved[4];     /**< Zero (set by the init function): room for more limits. */
+} pl_topology_json_opts;
+
+/** \brief Defaults for every field. NULL is a no-op. */
+void pl_topology_json_opts_init(pl_topology_json_opts *opts);
+
+/**
+ * \brief pl_topology_load_json() (\p path) or pl_topology_load_json_string()
+ *        (\p text, \p length), exactly one of the two, under the limits of
+ *        \p opts (NULL: the defaults, which the other two loaders use).
+ * \return as those loaders; ::PL_EPARSE naming the "count" that would take
+ *         the cluster past max_vertices; ::PL_EINVAL (both or neither of
+ *         path and text, max_vertices out of range).
+ */
+pl_status pl_topology_load_json_opts(const pl_topology_json_opts *opts, const char *path,
+                                     const char *text, size_t length, pl_topology **out);
+
+/**
  * \brief Build a reference machine by name: "minsky" (IBM S822LC: 2 POWER8
  *        sockets, 4 P100, NVLink pairs and GPU-socket NVLink), "dgx1"
  *        (8 V100, hybrid cube-mesh NVLink), "dgx2" (16 V100 on 12 NVSwitches),

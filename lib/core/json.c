@@ -144,12 +144,21 @@ pl_status pl_json_number(const json_t *v, const char *path, double min, double m
     return PL_OK;
 }
 
+pl_status pl_json_load_error(const char *source, const json_error_t *e)
+{
+    /* jansson 2.14 reports running out of memory as a failure at line -1
+     * with an empty message (rarely with its own code for it). */
+    if (json_error_code(e) == json_error_out_of_memory || (e->line == -1 && e->text[0] == '\0'))
+        return pl_err(PL_ENOMEM, "%s: out of memory while parsing the JSON text", source);
+    return pl_err(PL_EPARSE, "%s:%d:%d: %s", source, e->line, e->column, e->text);
+}
+
 pl_status pl_json_parse_text(const char *text, size_t length, json_t **doc)
 {
     json_error_t e;
     *doc = json_loadb(text, length ? length : strlen(text), JSON_REJECT_DUPLICATES, &e);
     if (!*doc)
-        return pl_err(PL_EPARSE, "<string>:%d:%d: %s", e.line, e.column, e.text);
+        return pl_json_load_error("<string>", &e);
     return PL_OK;
 }
 
@@ -165,6 +174,6 @@ pl_status pl_json_parse_file(const char *fn, const char *path, json_t **doc)
     fclose(f);
     if (!*doc)
         return read_failed ? pl_err(PL_EIO, "%s: cannot read '%s'", fn, path)
-                           : pl_err(PL_EPARSE, "%s:%d:%d: %s", path, e.line, e.column, e.text);
+                           : pl_json_load_error(path, &e);
     return PL_OK;
 }

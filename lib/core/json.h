@@ -32,6 +32,9 @@ PL_INTERNAL pl_status pl_json_number(const json_t *v, const char *path, double m
 /* Parse text / a file; syntax errors give "<string>:line:col: ..." or
  * "path:line:col: ...", unreadable files PL_EIO. */
 PL_INTERNAL pl_status pl_json_parse_text(const char *text, size_t length, json_t **doc);
+/* The status of a failed json_load*: PL_ENOMEM for jansson's out of memory,
+ * else PL_EPARSE "source:line:col: text". */
+PL_INTERNAL pl_status pl_json_load_error(const char *source, const json_error_t *e);
 PL_INTERNAL pl_status pl_json_parse_file(const char *fn, const char *path, json_t **doc);
 
 #endif

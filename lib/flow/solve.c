@@ -202,6 +202,49 @@ static pl_status full_setup(pl_flownet *net, const pl_solver_ops *ops, const pl_
     return PL_OK;
 }
 
+/* One message for an infeasible network, whatever solver found it: a
+ * maximum flow routes what it can, and the message names the first node
+ * (by its DIMACS id and name) left holding supply. Solvers named their own
+ * 0-based internal nodes, and two solvers named different ones. */
+static pl_status explain_infeasible(pl_flownet *net, const char *solver)
+{
+    pl_flow_problem p;
+    pl_status st = pl_flownet_normalise(net, &p);
+    if (st)
+        return st; /* normalising found it itself (supplies that do not balance) */
+    int64_t *flow = pl_alloc((size_t)p.m + 1, sizeof *flow);
+    int64_t *left = pl_alloc((size_t)p.n + 1, sizeof *left);
+    int feasible = 1;
+    if (!flow || !left || pl_feasible_flow(&p, flow, &feasible) || feasible) {
+        free(flow);
+        free(left);
+        return pl_err(PL_EINFEASIBLE, "%s: no flow satisfies the supplies and arc bounds", solver);
+    }
+    for (int32_t v = 0; v < p.n; v++)
+        left[v] = p.supply[v];
+    for (int32_t a = 0; a < p.m; a++) {
+        left[p.tail[a]] -= flow[a];
+        left[p.head[a]] += flow[a];
+    }
+    int64_t total = 0, supplied = 0;
+    int32_t at = -1;
+    for (int32_t v = 0; v < p.n; v++) {
+        supplied += p.supply[v] > 0 ? p.supply[v] : 0;
+        if (left[v] > 0) {
+            total += left[v];
+            at = at < 0 ? v : at;
+        }
+    }
+    const char *name = at >= 0 ? pl_flownet_node_name(net, at) : NULL;
+    st = pl_err(PL_EINFEASIBLE, "%s: no flow satisfies the supplies and arc bounds: %lld of the "
+                "%lld units of supply cannot reach any demand (%lld of them at node %lld%s%s%s)",
+                solver, (long long)total, (long long)supplied, (long long)(at >= 0 ? left[at] : 0),
+                (long long)at + net->id_base, name ? " \"" : "", name ? name : "", name ? "\"" : "");
+    free(flow);
+    free(left);
+    return st;
+}
+
 static pl_status run(pl_flownet *net, const pl_solver_ops *ops, const pl_solve_opts *opts,
                      pl_solve_stats *stats)
 {
@@ -235,7 +278,7 @@ static pl_status run(pl_flownet *net, const pl_solver_ops *ops, const pl_solve_o
         /* A failed solve may leave its state half-updated: start afresh next time. */
         pl_flownet_drop_state(net);
         pl_inc_disarm(net);
-        return st;
+        return st == PL_EINFEASIBLE ? explain_infeasible(net, ops->name) : st;
     }
     /* An incremental solver's flows are trusted (opts->verify checks them). */
     if ((!inc && (st = check_solver_flow(&p, net->flow, ops->name))) ||

@@ -251,13 +251,24 @@ static pl_status side_terms(drb *d, int32_t t, const side_state *s, const int32_
     return pl_pctx_fragmentation(d->c, dom, ndom, s->P, s->count + 1, frag);
 }
 
+/* part / whole in millionths, within [0, 10^6]. Traffic near DBL_MAX sums to
+ * infinity on both sides (inf / inf is NaN, and llround(NaN) INT64_MIN,
+ * which failed the whole call): an infinite side is the worse side. */
+static int64_t share_millionths(double part, double whole)
+{
+    double r = isinf(whole) ? (isinf(part) ? 1.0 : 0.0) : part / whole;
+    if (!(r >= 0))
+        r = 0;
+    return (int64_t)llround(fmin(r, 1.0) * 1e6);
+}
+
 static pl_status side_utility(drb *d, double comm, double comm_w, double inter, double inter_w,
                               double frag, double frag_w, double *u)
 {
     pl_utility_terms terms = {0};
     terms.gpus = d->k;
     /* pl_utility wants integers: the share of the worse side, in millionths. */
-    terms.comm = comm_w > 0 ? (int64_t)llround(comm / comm_w * 1e6) : 0;
+    terms.comm = comm_w > 0 ? share_millionths(comm, comm_w) : 0;
     terms.comm_norm = comm_w > 0 ? 1000000 : 0;
     terms.interference = inter;
     terms.interference_worst = inter_w;

@@ -24,6 +24,14 @@ static pl_status decide(pl_pctx *c, const pl_engine_rules *rules, pl_decision *o
         return PL_ENOMEM;
     pl_choose_result res = PL_NO_FIT;
     st = rules->choose(c, job, k, &cand, &res);
+    if (st == PL_EINVAL || st == PL_EOVERFLOW) {
+        /* This job's own numbers cannot be evaluated: it is rejected with
+         * the reason and the rest of the queue is decided (options were
+         * checked when the context was made, so this is about the job). */
+        free(cand.gpus);
+        snprintf(reason, sizeof reason, "cannot be evaluated: %.200s", pl_last_error());
+        return pl_decision_set_kind(out, i, PL_DECISION_REJECTED, reason);
+    }
     if (st || res == PL_NO_FIT) {
         free(cand.gpus);
         if (st)

@@ -13,6 +13,12 @@ pl_status pl_csv_open_text(pl_csv *c, const char *text, size_t len, const char *
     snprintf(c->source, sizeof c->source, "%s", source ? source : "<string>");
     if (memchr(text, '\0', len))
         return pl_err(PL_EPARSE, "%s: NUL byte in the text (not a CSV file?)", c->source);
+    /* A UTF-8 byte order mark (spreadsheets write one) is not part of the
+     * first column's name. */
+    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+        text += 3;
+        len -= 3;
+    }
     if (!(c->text = pl_alloc(len + 1, 1)))
         return PL_ENOMEM;
     memcpy(c->text, text, len);

@@ -67,6 +67,10 @@ pl_status pl_sim_generate_sc17(const pl_sim_gen_opts *opts, pl_jobset **out)
         pl_sim_gen_opts_init(&o);
     if (o.jobs < 1 || !(o.mean_interarrival > 0) || !isfinite(o.mean_interarrival))
         return pl_err(PL_EINVAL, "pl_sim_generate_sc17: need jobs >= 1 and mean_interarrival > 0");
+    if (o.jobs > PL_SIM_MAX_GENERATED_JOBS)
+        return pl_err(PL_EINVAL, "pl_sim_generate_sc17: %d jobs is more than the %d it generates "
+                      "(about 3 KB each); build a larger workload job by job or read a trace",
+                      (int)o.jobs, PL_SIM_MAX_GENERATED_JOBS);
     /* CaffeRef (BVLC reference CaffeNet) is an AlexNet variant and has no
      * profile of its own: it runs as AlexNet. */
     static const char *const types[] = {"bvlc_alexnet", "bvlc_alexnet", "bvlc_googlenet"};
@@ -121,6 +125,9 @@ pl_status pl_sim_scenario(const char *name, const pl_sim_scenario_opts *opts, pl
         pl_sim_scenario_opts_init(&o);
     if (o.machines < 0 || o.jobs < 0)
         return pl_err(PL_EINVAL, "pl_sim_scenario: negative size");
+    if (o.jobs > PL_SIM_MAX_GENERATED_JOBS)
+        return pl_err(PL_EINVAL, "pl_sim_scenario: %d jobs is more than the %d a scenario "
+                      "generates", (int)o.jobs, PL_SIM_MAX_GENERATED_JOBS);
     pl_status st;
     int32_t machines;
     if (!strcmp(name, "sc17-proto")) {

@@ -45,7 +45,23 @@ typedef struct loader {
     counter *counters;
     int64_t ncounters, counter_cap;
     netopts net;
+    int64_t max_vertices;
 } loader;
+
+/* Whether adding `count` copies of `each` vertices stays within the limit;
+ * checked before building them, so a huge count costs nothing. */
+static pl_status room_for(const loader *L, int64_t count, int64_t each, const char *path,
+                          const char *what)
+{
+    int64_t have = pl_topology_vertex_count(L->t);
+    if (count <= (L->max_vertices - have) / (each > 0 ? each : 1))
+        return PL_OK;
+    char sub[PL_JSON_PATH];
+    pl_json_key(sub, path, "count");
+    return pl_json_fail(sub, "%lld %s of %lld vertices each would take the cluster past %lld "
+                        "vertices (pl_topology_json_opts.max_vertices; about 230 bytes each)",
+                        (long long)count, what, (long long)each, (long long)L->max_vertices);
+}
 
 /* ---- typed access (shared helpers: lib/core/json.h) ---------------------------- */
 
@@ -281,6 +297,13 @@ static pl_status build_node(pl_topology *t, int32_t parent, const json_t *node, 
         pl_json_key(sub, path, "kind");
         return pl_json_fail(sub, "a template's root must be a machine, got \"%s\"", pl_vertex_kind_name(kind));
     }
+    /* A machine, rack, cluster or pool inside a machine made policies that
+     * look for "the machine of a GPU" disagree (issue 25). */
+    if (!is_root && pl_vertex_kind_level(kind) >= pl_vertex_kind_level(PL_VK_MACHINE)) {
+        pl_json_key(sub, path, "kind");
+        return pl_json_fail(sub, "inside a machine: packages, NUMA nodes, switches and devices, "
+                            "not a \"%s\"", pl_vertex_kind_name(kind));
+    }
     if ((st = pl_topology_add_vertex(t, kind, parent, name, (int32_t)os_index, &v)) ||
         (st = read_capacity(t, v, node, path)) || (st = read_attrs(t, v, node, path)))
         return st;
@@ -482,6 +505,8 @@ static pl_status add_machine_group(loader *L, int32_t parent, const json_t *g, c
         pl_json_key(sub, path, "template");
         return pl_json_fail(sub, "unknown template \"%.100s\" (not a key of $.templates)", tname);
     }
+    if ((st = room_for(L, count, (int64_t)pl_topology_vertex_count(tp->body) + 1, path, "machines")))
+        return st;
     for (int64_t k = 0; k < count; k++) {
         int64_t n;
         int32_t m;
@@ -554,9 +579,10 @@ static pl_status read_network(loader *L, const json_t *doc)
 
 /* Device group {"kind", "count", "capacity", "link"} of a pool; devices are
  * numbered per kind across the pool's groups. */
-static pl_status add_device_group(pl_topology *t, int32_t pool, const json_t *g, const char *path,
+static pl_status add_device_group(const loader *L, int32_t pool, const json_t *g, const char *path,
                                   int32_t next[PL_VK_COUNT], int64_t *total)
 {
+    pl_topology *t = L->t;
     static const char *const keys[] = {"kind", "count", "capacity", "link", NULL};
     pl_vertex_kind kind;
     int64_t count;
@@ -581,6 +607,8 @@ static pl_status add_device_group(pl_topology *t, int32_t pool, const json_t *g,
     }
     if (count > INT32_MAX - next[kind])
         return pl_json_fail(path, "too many devices of kind \"%s\"", pl_vertex_kind_name(kind));
+    if ((st = room_for(L, count, 1, path, "devices")))
+        return st;
     for (int64_t k = 0; k < count; k++) {
         int32_t d;
         if ((st = pl_topology_add_vertex(t, kind, pool, NULL, next[kind]++, &d)) ||
@@ -619,7 +647,7 @@ static pl_status add_pool(loader *L, const json_t *p, size_t index, const char *
         return st;
     for (size_t i = 0; devs && i < json_array_size(devs); i++) {
         pl_json_pathf(item, "%s[%zu]", sub, i);
-        if ((st = add_device_group(L->t, pool, json_array_get(devs, i), item, next, &total)))
+        if ((st = add_device_group(L, pool, json_array_get(devs, i), item, next, &total)))
             return st;
     }
     /* The pool offers its devices as units unless "capacity" says otherwise. */
@@ -675,9 +703,9 @@ static void loader_free(loader *L)
 }
 
 /* Build from a parsed document (consumed); dir resolves relative XML paths. */
-static pl_status load_doc(json_t *doc, const char *dir, pl_topology **out)
+static pl_status load_doc(json_t *doc, const char *dir, int64_t max_vertices, pl_topology **out)
 {
-    loader L = {.dir = dir};
+    loader L = {.dir = dir, .max_vertices = max_vertices};
     pl_status st = build(&L, doc);
     loader_free(&L);
     json_decref(doc);
@@ -691,26 +719,26 @@ static pl_status load_doc(json_t *doc, const char *dir, pl_topology **out)
 
 static pl_status syntax_error(const char *source, const json_error_t *e)
 {
-    return pl_err(PL_EPARSE, "%s:%d:%d: %s", source, e->line, e->column, e->text);
+    return pl_json_load_error(source, e);
 }
 
-pl_status pl_topology_load_json_string(const char *text, size_t length, pl_topology **out)
+void pl_topology_json_opts_init(pl_topology_json_opts *opts)
 {
-    if (!text || !out)
-        return pl_err(PL_EINVAL, "pl_topology_load_json_string: NULL argument");
-    *out = NULL;
+    if (opts)
+        *opts = (pl_topology_json_opts){.max_vertices = PL_TOPO_JSON_MAX_VERTICES};
+}
+
+static pl_status load_text(const char *text, size_t length, int64_t max_vertices, pl_topology **out)
+{
     json_error_t e;
     json_t *doc = json_loadb(text, length ? length : strlen(text), JSON_REJECT_DUPLICATES, &e);
     if (!doc)
         return syntax_error("<string>", &e);
-    return load_doc(doc, NULL, out);
+    return load_doc(doc, NULL, max_vertices, out);
 }
 
-pl_status pl_topology_load_json(const char *path, pl_topology **out)
+static pl_status load_file(const char *path, int64_t max_vertices, pl_topology **out)
 {
-    if (!path || !out)
-        return pl_err(PL_EINVAL, "pl_topology_load_json: NULL argument");
-    *out = NULL;
     FILE *f = fopen(path, "rb");
     if (!f)
         return pl_err(PL_EIO, "pl_topology_load_json: cannot open '%s'", path);
@@ -732,7 +760,38 @@ pl_status pl_topology_load_json(const char *path, pl_topology **out)
         }
         memcpy(dir, path, n);
     }
-    pl_status st = load_doc(doc, dir, out);
+    pl_status st = load_doc(doc, dir, max_vertices, out);
     free(dir);
     return st;
+}
+
+pl_status pl_topology_load_json_opts(const pl_topology_json_opts *opts, const char *path,
+                                     const char *text, size_t length, pl_topology **out)
+{
+    if (!out || !path == !text)
+        return pl_err(PL_EINVAL, "pl_topology_load_json_opts: NULL out, or not exactly one of "
+                      "path and text");
+    *out = NULL;
+    pl_topology_json_opts o;
+    pl_topology_json_opts_init(&o);
+    if (opts)
+        o = *opts;
+    if (o.max_vertices < 1 || o.max_vertices > PL_TOPO_MAX)
+        return pl_err(PL_EINVAL, "pl_topology_load_json_opts: max_vertices must lie in 1..%d, "
+                      "got %lld", PL_TOPO_MAX, (long long)o.max_vertices);
+    return path ? load_file(path, o.max_vertices, out) : load_text(text, length, o.max_vertices, out);
+}
+
+pl_status pl_topology_load_json_string(const char *text, size_t length, pl_topology **out)
+{
+    if (!text || !out)
+        return pl_err(PL_EINVAL, "pl_topology_load_json_string: NULL argument");
+    return pl_topology_load_json_opts(NULL, NULL, text, length, out);
+}
+
+pl_status pl_topology_load_json(const char *path, pl_topology **out)
+{
+    if (!path || !out)
+        return pl_err(PL_EINVAL, "pl_topology_load_json: NULL argument");
+    return pl_topology_load_json_opts(NULL, path, NULL, 0, out);
 }

@@ -22,7 +22,7 @@ static const sc_solver RX = {
     .ops = &pl_solver_relaxation,
     .flags = SC_WARM | SC_VS_SSP | SC_UNTRUSTED_WARM,
     /* Every infeasible network of the battery is caught by a closed set. */
-    .infeasible_says = "no residual arc leaves",
+    .infeasible_says = "no flow satisfies the supplies and arc bounds",
     .direct_checks = direct_memory,
 };
 
@@ -54,7 +54,8 @@ static void test_infeasible_price_floor(void **state)
     for (size_t i = 0; i < sizeof arcs / sizeof arcs[0]; i++)
         sc_arc(net, arcs[i].t, arcs[i].h, 0, arcs[i].cap < 0 ? PL_CAP_INF : arcs[i].cap, arcs[i].cost);
     assert_pl_status(solve_rx(net, 1, NULL, NULL), PL_EINFEASIBLE);
-    assert_string_equal(pl_last_error(), "relaxation: no flow satisfies the supplies and arc bounds");
+    assert_string_equal(pl_last_error(), "relaxation: no flow satisfies the supplies and arc bounds: "
+                                        "7 of the 7 units of supply cannot reach any demand (7 of them at node 4)");
     assert_pl_status(pl_test_solve(net, "ssp", NULL), PL_EINFEASIBLE);
     /* With the demand moved to node 4 (reachable) it solves, like ssp. */
     sc_supply(net, 2, 0);

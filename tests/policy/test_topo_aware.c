@@ -2,6 +2,7 @@
  * DGX-1 builtins and Minsky clusters. Minsky GPU distances: 1 within a
  * socket (gpu0-gpu1, gpu2-gpu3, NVLink), 22 across (GPU-socket 1 + X-Bus 20
  * + socket-GPU 1). */
+#include <math.h>
 #include "policy_fixture.h"
 #include "policy/policy_impl.h"
 
@@ -365,6 +366,40 @@ static void test_fm_refinement(void **s)
     pl_topology_free(t);
 }
 
+/* Issue 25: traffic 1e307 made both sides' communication infinite; inf/inf
+ * gave a NaN utility term, INT64_MIN, and the whole call failed, the other
+ * jobs of the file unplaced. Every job is decided now (the huge one too). */
+static void test_huge_traffic(void **s)
+{
+    (void)s;
+    char path[PL_PATH_MAX];
+    pl_jobset *js = NULL;
+    assert_pl_ok(pl_jobset_load_json(pl_test_data(path, "bad-input/traffic-1e307.json"), &js));
+    pl_topology *t = minsky_cluster(2, 2);
+    pl_job *q[3];
+    for (int32_t i = 0; i < 3; i++)
+        q[i] = (pl_job *)pl_jobset_get(js, i);
+    static const char *const policies[] = {"topo-aware", "topo-aware-p"};
+    for (int p = 0; p < 2; p++) {
+        pl_policy_opts o;
+        pl_policy_opts_init(&o);
+        o.policy = policies[p];
+        pl_decision *d = NULL;
+        if (pl_policy_place(&o, t, NULL, 0, q, 3, &d) != PL_OK)
+            fail_msg("%s: %s", policies[p], pl_last_error());
+        for (int32_t i = 0; i < 3; i++) {
+            pl_decision_info info;
+            assert_pl_ok(pl_decision_get(d, i, &info));
+            if (info.kind != PL_DECISION_PLACED)
+                fail_msg("%s: job %d: %s", policies[p], (int)i, info.reason);
+            assert_true(isfinite(info.utility));
+        }
+        pl_decision_free(d);
+    }
+    pl_topology_free(t);
+    pl_jobset_free(js);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -377,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_cluster_multi_node_and_anti_collocation),
         cmocka_unit_test(test_fm_refinement),
         cmocka_unit_test(test_swap_refinement),
+        cmocka_unit_test(test_huge_traffic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -296,6 +296,19 @@ static void test_determinism(void **s)
     assert_true(pl_job_arrival(pl_jobset_get(a, 0)) != pl_job_arrival(pl_jobset_get(b, 0)));
     pl_jobset_free(a);
     pl_jobset_free(b);
+
+    /* Issue 25: 100,000,000 jobs asked for 16 GB of text before a check. */
+    g.jobs = 100000000;
+    pl_jobset *c = (pl_jobset *)&c;
+    assert_pl_status(pl_sim_generate_sc17(&g, &c), PL_EINVAL);
+    assert_null(c);
+    assert_non_null(strstr(pl_last_error(), "more than the 1000000 it generates"));
+    pl_sim_scenario_opts so;
+    pl_sim_scenario_opts_init(&so);
+    so.jobs = PL_SIM_MAX_GENERATED_JOBS + 1;
+    pl_topology *t2 = NULL;
+    assert_pl_status(pl_sim_scenario("sc17-s2", &so, &t2, &c), PL_EINVAL);
+    assert_pl_status(pl_sim_scenario("drmaestro", &so, &t2, &c), PL_EINVAL);
 }
 
 /* ---- scenarios ------------------------------------------------------------------------- */

@@ -196,6 +196,16 @@ static void test_simulate_errors(void **s)
     assert_int_equal(run("simulate --trace /nonexistent.json", 1), 1);
     assert_int_equal(run("simulate --scenario sc17-s2 --jobs 0", 1), 2);
     assert_non_null(strstr(out, "--jobs wants an integer"));
+    /* Issue 25: the OOM killer ended this one. */
+    assert_int_equal(run("simulate --scenario sc17-s2 --jobs 100000000", 1), 2);
+    assert_non_null(strstr(out, "--jobs wants at most 1000000"));
+    /* Issue 25: strtoull took -1 as 2^64 - 1 and saturated a 20-digit seed. */
+    assert_int_equal(run("simulate --scenario sc17-proto --seed -1", 1), 2);
+    assert_non_null(strstr(out, "--seed wants an integer in 0..18446744073709551615"));
+    assert_int_equal(run("simulate --scenario sc17-proto --seed 99999999999999999999", 1), 2);
+    assert_non_null(strstr(out, "--seed wants an integer"));
+    assert_int_equal(run("place --builtin minsky --jobs nosuch.json --seed -1", 1), 2);
+    assert_non_null(strstr(out, "--seed wants an integer"));
     assert_int_equal(run("simulate --scenario sc17-proto extra", 1), 2);
     assert_int_equal(run("simulate --help", 0), 0);
     assert_non_null(strstr(out, "sc17-proto sc17-s1 sc17-s2"));

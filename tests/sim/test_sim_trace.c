@@ -243,6 +243,23 @@ static void test_garbage(void **s)
     }
 }
 
+/* Issue 25: a spreadsheet's UTF-8 byte order mark before the header gave
+ * "unknown column '\ufeffarrival'", the BOM invisible in the message. */
+static void test_byte_order_mark(void **s)
+{
+    (void)s;
+    pl_sim_trace *t = NULL;
+    assert_pl_ok(pl_sim_trace_load_string("\xef\xbb\xbf" "arrival,gpus,duration\n2,1,5\n", 0, "bom.csv", &t));
+    const pl_jobset *js = pl_sim_trace_jobs(t);
+    assert_int_equal(pl_jobset_count(js), 1);
+    assert_true(pl_job_arrival(pl_jobset_get(js, 0)) == 2.0);
+    pl_sim_trace_free(t);
+    char path[PL_PATH_MAX];
+    assert_pl_ok(pl_sim_trace_load(pl_test_data(path, "fuzz/fuzz_sim_trace/bom-header.csv"), &t));
+    assert_int_equal(pl_jobset_count(pl_sim_trace_jobs(t)), 1);
+    pl_sim_trace_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -250,6 +267,7 @@ int main(void)
         cmocka_unit_test(test_json_form),      cmocka_unit_test(test_sc17_detected),
         cmocka_unit_test(test_cpu_only_jobs),  cmocka_unit_test(test_errors),
         cmocka_unit_test(test_garbage),
+        cmocka_unit_test(test_byte_order_mark),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

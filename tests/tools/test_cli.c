@@ -78,6 +78,26 @@ static void test_lp_check_messages(void **s)
     assert_non_null(strstr(out, "GLPK cannot check: PL_EOVERFLOW"));
 }
 
+/* Issue 25: solvers named their own 0-based internal nodes, and two solvers
+ * named different nodes for the same defect. Every solver now gives the
+ * same reason, with the node's DIMACS id and name. */
+static void test_infeasible_names_dimacs_node(void **s)
+{
+    (void)s;
+    run("solve --solver all ../bad-input/infeasible-named.in", 0, out, sizeof out);
+    const char *solvers[] = {"ssp ", "network-simplex ", "cost-scaling ", "cycle-canceling ",
+                             "glpk ", "relaxation "};
+    for (int i = 0; i < 6; i++) {
+        const char *row = strstr(out, solvers[i]);
+        assert_non_null(row);
+        char line[512];
+        sscanf(row, "%511[^\n]", line);
+        if (!strstr(line, "no flow satisfies the supplies and arc bounds: 2 of the 5 units of "
+                          "supply cannot reach any demand (2 of them at node 1 \"src\")"))
+            fail_msg("%s", line);
+    }
+}
+
 static void test_solve_all_table(void **s)
 {
     (void)s;
@@ -184,7 +204,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solve_default),    cmocka_unit_test(test_solve_each_solver),
         cmocka_unit_test(test_solve_all_table),
-        cmocka_unit_test(test_lp_check_messages),  cmocka_unit_test(test_flows_and_stdin),
+        cmocka_unit_test(test_lp_check_messages), cmocka_unit_test(test_infeasible_names_dimacs_node),  cmocka_unit_test(test_flows_and_stdin),
         cmocka_unit_test(test_solver_knobs),     cmocka_unit_test(test_infeasible_exit),  cmocka_unit_test(test_unbounded_exit),
         cmocka_unit_test(test_parse_error_exit), cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_solvers_list),

@@ -3,6 +3,7 @@
  * schema errors with the JSON path of the bad field. */
 #include <stdlib.h>
 #include <string.h>
+#include <jansson.h>
 #include "testutil.h"
 
 /* Vertex at a path, asserting it exists. */
@@ -524,6 +525,97 @@ static void test_degenerate_documents(void **state)
     pl_test_degenerate_json("racks", load_topology);
 }
 
+/* Issue 25: a 90-byte file with "count": 2147483647 grew to 17.8 GB in 60 s.
+ * Counts are checked against max_vertices before anything is built. */
+static void test_vertex_limit(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"bad-input/count-2e31.json", "bad-input/pool-count-2e31.json"};
+    static const char *const where[] = {"$.machines[0].count: 2147483647 machines of 9 vertices",
+                                        "$.pools[0].devices[0].count: 2147483647 devices"};
+    for (int i = 0; i < 2; i++) {
+        char path[PL_PATH_MAX];
+        pl_topology *t = (pl_topology *)&t;
+        assert_pl_status(pl_topology_load_json(pl_test_data(path, files[i]), &t), PL_EPARSE);
+        assert_null(t);
+        if (!strstr(pl_last_error(), where[i]) || !strstr(pl_last_error(), "past 10000000 vertices"))
+            fail_msg("%s", pl_last_error());
+    }
+    /* The limit is settable: root 1 + 9 per Minsky, so 2 machines fit in 20, 3 do not. */
+    static const char two[] = "{\"templates\":{\"t\":{\"builtin\":\"minsky\"}},"
+                              "\"machines\":[{\"template\":\"t\",\"count\":2}]}";
+    static const char three[] = "{\"templates\":{\"t\":{\"builtin\":\"minsky\"}},"
+                                "\"machines\":[{\"template\":\"t\",\"count\":2},"
+                                "{\"template\":\"t\",\"count\":1}]}";
+    pl_topology_json_opts o;
+    pl_topology_json_opts_init(&o);
+    assert_int_equal(o.max_vertices, PL_TOPO_JSON_MAX_VERTICES);
+    o.max_vertices = 20;
+    pl_topology *t = NULL;
+    assert_pl_ok(pl_topology_load_json_opts(&o, NULL, two, 0, &t));
+    assert_int_equal(pl_topology_vertex_count(t), 19);
+    pl_topology_free(t);
+    assert_pl_status(pl_topology_load_json_opts(&o, NULL, three, 0, &t), PL_EPARSE);
+    assert_non_null(strstr(pl_last_error(), "$.machines[1].count: 1 machines"));
+    o.max_vertices = 0;
+    assert_pl_status(pl_topology_load_json_opts(&o, NULL, two, 0, &t), PL_EINVAL);
+    assert_pl_status(pl_topology_load_json_opts(NULL, "x.json", two, 0, &t), PL_EINVAL);
+    assert_pl_status(pl_topology_load_json_opts(NULL, NULL, NULL, 0, &t), PL_EINVAL);
+    pl_topology_json_opts_init(NULL); /* no crash */
+}
+
+/* Issue 25: a machine (or rack, cluster, pool) inside a machine's tree was
+ * accepted, and policies then disagreed on which machine held a GPU. */
+static void test_nested_machine(void **state)
+{
+    (void)state;
+    char path[PL_PATH_MAX];
+    pl_topology *t = (pl_topology *)&t;
+    assert_pl_status(pl_topology_load_json(pl_test_data(path, "bad-input/nested-machine.json"), &t),
+                     PL_EPARSE);
+    assert_null(t);
+    assert_non_null(strstr(pl_last_error(), "$.templates.t.tree.children[1].kind: inside a machine"));
+    static const char *const kinds[] = {"rack", "cluster", "pool"};
+    for (int i = 0; i < 3; i++) {
+        char doc[256];
+        snprintf(doc, sizeof doc, "{\"templates\":{\"t\":{\"tree\":{\"kind\":\"machine\","
+                 "\"children\":[{\"kind\":\"package\",\"children\":[{\"kind\":\"%s\"}]}]}}},"
+                 "\"machines\":[{\"template\":\"t\"}]}", kinds[i]);
+        assert_pl_status(pl_topology_load_json_string(doc, 0, &t), PL_EPARSE);
+        assert_non_null(strstr(pl_last_error(), "children[0].children[0].kind: inside a machine"));
+    }
+}
+
+/* Issue 25: jansson running out of memory was reported as a parse error at
+ * "<string>:-1:-1". jansson's allocator is swapped for one that fails (a
+ * process-wide setting: restored before the test ends). */
+static void *failing_malloc(size_t n)
+{
+    (void)n;
+    return NULL;
+}
+
+static void test_jansson_out_of_memory(void **state)
+{
+    (void)state;
+    json_malloc_t old_malloc;
+    json_free_t old_free;
+    json_get_alloc_funcs(&old_malloc, &old_free);
+    json_set_alloc_funcs(failing_malloc, free);
+    pl_topology *t = NULL;
+    pl_status a = pl_topology_load_json_string("{\"machines\": []}", 0, &t);
+    char msg_a[256];
+    snprintf(msg_a, sizeof msg_a, "%s", pl_last_error());
+    pl_jobset *js = NULL;
+    pl_status b = pl_jobset_load_json_string("{\"jobs\": [{\"gpus\": 1}]}", 0, &js);
+    json_set_alloc_funcs(old_malloc, old_free);
+    assert_int_equal(a, PL_ENOMEM);
+    assert_non_null(strstr(msg_a, "out of memory"));
+    assert_int_equal(b, PL_ENOMEM);
+    assert_null(strstr(pl_last_error(), "-1:-1"));
+    assert_null(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -536,6 +628,9 @@ int main(void)
         cmocka_unit_test(test_json_file),
         cmocka_unit_test(test_json_builtin_and_xml_templates),
         cmocka_unit_test(test_degenerate_documents),
+        cmocka_unit_test(test_vertex_limit),
+        cmocka_unit_test(test_nested_machine),
+        cmocka_unit_test(test_jansson_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

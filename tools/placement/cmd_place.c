@@ -82,7 +82,6 @@ static int parse_args(int argc, char **argv, place_args *a)
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     int c, sources = 0, queues = 0;
-    char *end;
     optind = 1;
     while ((c = getopt_long(argc, argv, "b:m:r:x:j:J:s:p:P:u:dh", longopts, NULL)) != -1) {
         switch (c) {
@@ -104,9 +103,8 @@ static int parse_args(int argc, char **argv, place_args *a)
                 return 2;
             break;
         case 'S':
-            a->seed = strtoull(optarg, &end, 10);
-            if (!*optarg || *end)
-                return usage_error("--seed wants a non-negative integer");
+            if (!parse_seed(optarg, &a->seed))
+                return usage_error("--seed wants an integer in 0..18446744073709551615");
             break;
         case 'h': place_usage(stdout); return 0;
         default: place_usage(stderr); return 2;

@@ -158,11 +158,16 @@ int cmd_simulate(int argc, char **argv)
         case 'n':
             if ((njobs = count_arg("jobs", optarg)) < 0)
                 return 2;
+            if (njobs > PL_SIM_MAX_GENERATED_JOBS) {
+                fprintf(stderr, "placement simulate: --jobs wants at most %d (a generated "
+                        "workload; a larger one can come from --trace), got '%s'\n",
+                        PL_SIM_MAX_GENERATED_JOBS, optarg);
+                return 2;
+            }
             break;
         case 'S':
-            set.seed = strtoull(optarg, &end, 10);
-            if (!*optarg || *end || *optarg == '-')
-                return usage_error("--seed wants a non-negative integer");
+            if (!parse_seed(optarg, &set.seed))
+                return usage_error("--seed wants an integer in 0..18446744073709551615");
             break;
         case 'i':
             set.interval = strtod(optarg, &end);

@@ -113,11 +113,13 @@ int cmd_simulate_nvme(int argc, char **argv)
             o.jobs = (int32_t)v;
             break;
         }
-        case 'S':
-            o.seed = strtoull(optarg, &end, 10);
-            if (!*optarg || *end || *optarg == '-')
-                return nvme_usage_error("--seed wants a non-negative integer");
+        case 'S': {
+            unsigned long long seed;
+            if (!parse_seed(optarg, &seed))
+                return nvme_usage_error("--seed wants an integer in 0..18446744073709551615");
+            o.seed = seed;
             break;
+        }
         case 'h': nvme_usage(stdout); return 0;
         default: nvme_usage(stderr); return 2;
         }

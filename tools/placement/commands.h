@@ -15,6 +15,11 @@ int cmd_simulate(int argc, char **argv);
 int cmd_simulate_nvme(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 
+/* ---- argument parsing (args.c) ---- */
+
+/* A seed: decimal digits only, below 2^64. 1 with *out set, 0 if not. */
+int parse_seed(const char *text, unsigned long long *out);
+
 /* ---- shared by simulate and demo (sim_common.c) ---- */
 
 typedef struct sim_settings {
