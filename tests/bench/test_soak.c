@@ -49,20 +49,20 @@ static void test_soak_baselines(void **s)
     (void)s;
     static const char *const policies[] = {"fcfs", "bf", "pack", "spread", "random"};
     for (size_t i = 0; i < sizeof policies / sizeof *policies; i++)
-        soak_policy(policies[i], 4000);
+        soak_policy(policies[i], 2500);
 }
 
 static void test_soak_topo_aware(void **s)
 {
     (void)s;
-    soak_policy("topo-aware", 4000);
+    soak_policy("topo-aware", 2500);
 }
 
 static void test_soak_drmaestro(void **s)
 {
     (void)s;
-    soak_policy("drmaestro", 4000);
-    soak_policy("drmaestro-na", 2000);
+    soak_policy("drmaestro", 2500);
+    soak_policy("drmaestro-na", 1000);
 }
 
 /* A policy that ignores what is free: the first GPUs of the cluster, every

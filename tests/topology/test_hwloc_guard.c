@@ -59,6 +59,14 @@ static void expect_refused(const char *xml, const char *where, const char *what)
         fail_msg("expected \"%s\" and \"%s\" in: %s", where, what, pl_last_error());
 }
 
+/* nested_machine(0, extra) must be refused with where and what. */
+static void expect_machine_refused(const char *extra, const char *where, const char *what)
+{
+    char *xml = nested_machine(0, extra);
+    expect_refused(xml, where, what);
+    free(xml);
+}
+
 static int32_t packages(const pl_topology *t)
 {
     int32_t n = -1;
@@ -205,12 +213,8 @@ static void test_bitmap_values(void **state)
 static void test_text_outside_tags(void **state)
 {
     (void)state;
-    char *xml = nested_machine(0, "#\n");
-    expect_refused(xml, "<buffer>:4: ", "text outside a tag");
-    free(xml);
-    xml = nested_machine(0, "\r\n");
-    expect_refused(xml, "<buffer>:4: ", "a carriage return (CRLF line end)");
-    free(xml);
+    expect_machine_refused("#\n", "<buffer>:4: ", "text outside a tag");
+    expect_machine_refused("\r\n", "<buffer>:4: ", "a carriage return (CRLF line end)");
     /* The elements that hold text, a byte order mark and blank lines are fine. */
     char *plain = nested_machine(0, "\n\t \n");
     char *bom = malloc(strlen(plain) + 4);
@@ -252,14 +256,10 @@ static void test_prolog_and_markup(void **state)
     expect_refused("<?xml version=\"1.0\"?><topology version=\"2.0\"/>\n",
                    "<buffer>:1: ", "the XML declaration must fill a line of its own");
     expect_refused("\n<topology version=\"2.0\"/>\n", "<buffer>:1: ", "expected the <topology>");
-    char *xml = nested_machine(0, "<!-- a comment -->\n");
-    expect_refused(xml, "<buffer>:4: ", "a comment, CDATA section");
-    free(xml);
-    xml = nested_machine(0, "<?pi x?>\n");
-    expect_refused(xml, "<buffer>:4: ", "processing instruction");
-    free(xml);
+    expect_machine_refused("<!-- a comment -->\n", "<buffer>:4: ", "a comment, CDATA section");
+    expect_machine_refused("<?pi x?>\n", "<buffer>:4: ", "processing instruction");
     /* The external DOCTYPE line of every hwloc export is fine. */
-    xml = nested_machine(0, "");
+    char *xml = nested_machine(0, "");
     char *with_doctype = malloc(strlen(xml) + 64);
     assert_non_null(with_doctype);
     const char *body = strstr(xml, "<topology");
