@@ -1,6 +1,7 @@
-/* The soak loop of bench/soak.h. Invariants are checked against a shadow
- * count of the tasks on each GPU that the loop keeps itself, not against
- * the library's own bookkeeping. */
+/* The soak loop of bench/soak.h, on the public allocation lifecycle
+ * (placement/sched.h). Invariants are checked against a shadow count of the
+ * tasks on each GPU that the loop keeps itself, not against the library's
+ * own bookkeeping. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,11 +9,9 @@
 #include <unistd.h>
 
 #include "soak.h"
-#include "policy/policy_impl.h"
 
 typedef struct running {
-    pl_plan_item *plan;
-    int32_t nplan;
+    char id[24];
     int32_t k;
     int32_t gpus[4];
 } running;
@@ -20,7 +19,8 @@ typedef struct running {
 typedef struct soak {
     const pl_soak_opts *o;
     pl_soak_result *res;
-    pl_topology *topo;
+    pl_topology *topo;       /* the cluster as built; the live one is pl_sched_topology(sched) */
+    pl_sched *sched;
     int32_t n;               /* vertices */
     int32_t *units;          /* [n] GPU units capacity (0: not a GPU) */
     int32_t *holders;        /* [n] tasks on each GPU, by the shadow count */
@@ -133,22 +133,19 @@ static pl_status build_jobs(soak *s)
 static pl_status release_one(soak *s, int32_t r)
 {
     running *a = &s->run[r];
-    for (int32_t p = 0; p < a->nplan; p++) {
-        pl_status st = pl_topology_release(s->topo, a->plan[p].v, a->plan[p].res, a->plan[p].amount);
-        if (st)
-            return st;
-    }
+    pl_status st = pl_sched_release(s->sched, a->id);
+    if (st)
+        return st;
     for (int32_t g = 0; g < a->k; g++)
         s->holders[a->gpus[g]]--;
     s->held_units -= a->k;
-    free(a->plan);
     s->run[r] = s->run[--s->nrun];
     s->res->released++;
     return PL_OK;
 }
 
 /* Commit a placed decision, checking it against the shadow count first. */
-static pl_status commit(soak *s, const pl_job *job, const pl_decision_info *info)
+static pl_status commit(soak *s, const pl_job *job, const pl_decision *d, const pl_decision_info *info)
 {
     int bad = info->ngpus != pl_job_task_count(job) || info->ngpus > 4;
     for (int32_t g = 0; g < info->ngpus && !bad; g++) {
@@ -162,18 +159,16 @@ static pl_status commit(soak *s, const pl_job *job, const pl_decision_info *info
         return PL_OK;
     }
     running a = {.k = info->ngpus};
-    pl_status st = pl_plan_build(s->topo, job, info->gpus, a.k, &a.plan, &a.nplan);
-    if (st)
-        return st;
-    if (!pl_plan_fits(s->topo, a.plan, a.nplan, 0)) {
+    snprintf(a.id, sizeof a.id, "job-%lld", (long long)s->res->placed);
+    pl_status st = pl_sched_commit(s->sched, a.id, job, d, 0);
+    if (st == PL_EINVAL) {
+        /* The handle refused what the shadow count allowed: count it, it
+         * must never happen. */
         s->res->double_booked++;
-        free(a.plan);
         return PL_OK;
     }
-    if ((st = pl_plan_alloc(s->topo, a.plan, a.nplan))) {
-        free(a.plan);
+    if (st)
         return st;
-    }
     for (int32_t g = 0; g < a.k; g++) {
         a.gpus[g] = info->gpus[g];
         s->res->shared_tasks += s->holders[a.gpus[g]] > 0;
@@ -183,10 +178,8 @@ static pl_status commit(soak *s, const pl_job *job, const pl_decision_info *info
     if (s->nrun == s->caprun) {
         int32_t cap = s->caprun ? s->caprun * 2 : 1024;
         running *grown = realloc(s->run, (size_t)cap * sizeof *grown);
-        if (!grown) {
-            free(a.plan);
+        if (!grown)
             return PL_ENOMEM;
-        }
         s->run = grown;
         s->caprun = cap;
     }
@@ -200,13 +193,13 @@ static pl_status cycle(soak *s, const pl_policy_opts *po)
     uint64_t pick = next(s) % 10;
     pl_job *job = s->jobs[pick < 5 ? 0 : pick < 8 ? 1 : 2];
     pl_decision *d = NULL;
-    pl_status st = pl_policy_place(po, s->topo, NULL, 0, &job, 1, &d);
+    pl_status st = pl_sched_place(s->sched, po, &job, 1, &d);
     pl_decision_info info;
     if (!st)
         st = pl_decision_get(d, 0, &info);
     int placed = !st && info.kind == PL_DECISION_PLACED;
     if (placed)
-        st = commit(s, job, &info);
+        st = commit(s, job, d, &info);
     else if (!st)
         s->res->not_placed++;
     pl_decision_free(d);
@@ -224,10 +217,11 @@ static pl_status finish(soak *s)
     pl_status st = PL_OK;
     while (!st && s->nrun > 0)
         st = release_one(s, s->nrun - 1);
+    const pl_topology *live = pl_sched_topology(s->sched);
     for (int32_t v = 0; v < s->n && !st; v++)
         for (int r = 0; r < PL_RES_COUNT && !st; r++) {
             int64_t f = 0;
-            st = pl_topology_amount(s->topo, v, (pl_resource)r, NULL, NULL, &f);
+            st = pl_topology_amount(live, v, (pl_resource)r, NULL, NULL, &f);
             s->res->leaked += !st && f != s->free0[(int64_t)v * PL_RES_COUNT + r];
         }
     return st;
@@ -244,7 +238,7 @@ pl_status pl_soak_run(const pl_soak_opts *o, pl_soak_result *res)
 {
     memset(res, 0, sizeof *res);
     if (!o || o->machines < 1 || o->cycles < 1 || !(o->load > 0 && o->load < 1) || !o->policy)
-        return pl_err(PL_EINVAL, "soak: machines >= 1, cycles >= 1, 0 < load < 1 and a policy");
+        return pl_solver_error(PL_EINVAL, "soak: machines >= 1, cycles >= 1, 0 < load < 1 and a policy");
     soak s = {.o = o, .res = res, .rng = o->seed};
     pl_policy_opts po;
     pl_policy_opts_init(&po);
@@ -252,6 +246,8 @@ pl_status pl_soak_run(const pl_soak_opts *o, pl_soak_result *res)
     po.seed = o->seed;
     int64_t warmup = o->warmup >= 0 && o->warmup < o->cycles ? o->warmup : o->cycles / 10;
     pl_status st = build_cluster(&s);
+    if (!st)
+        st = pl_sched_create(s.topo, &s.sched);
     if (!st)
         st = build_jobs(&s);
     double t0 = now();
@@ -271,9 +267,8 @@ pl_status pl_soak_run(const pl_soak_opts *o, pl_soak_result *res)
     res->rss_end_kb = rss_kb();
     if (res->rss_end_kb > res->rss_max_kb)
         res->rss_max_kb = res->rss_end_kb;
-    for (int32_t r = 0; r < s.nrun; r++)
-        free(s.run[r].plan);
     free(s.run);
+    pl_sched_free(s.sched);
     for (int i = 0; i < 3; i++)
         pl_job_free(s.jobs[i]);
     free(s.units);

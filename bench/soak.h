@@ -1,10 +1,8 @@
 /* Soak of the allocation path a long-running scheduler takes: place a job
  * with a policy, commit the decision, release a running job, millions of
  * times, checking every step (bench/soak.c; the short version is
- * tests/bench/test_soak.c). Until the public allocation lifecycle exists
- * (issue 19) this is the simulator's commit/release path: the decision's
- * resource plan (pl_plan_build), checked free (pl_plan_fits), allocated
- * (pl_plan_alloc) and given back item by item (pl_topology_release). */
+ * tests/bench/test_soak.c), all through the public allocation lifecycle
+ * (placement/sched.h: pl_sched_place, pl_sched_commit, pl_sched_release). */
 #ifndef PL_BENCH_SOAK_H
 #define PL_BENCH_SOAK_H
 

@@ -33,6 +33,7 @@
 #include <placement/job.h>
 #include <placement/interference.h>
 #include <placement/policy.h>
+#include <placement/sched.h>
 #include <placement/disagg.h>
 #include <placement/drmaestro.h>
 #include <placement/sim.h>

@@ -155,7 +155,7 @@ pl_status pl_json_load_error(const char *source, const json_error_t *e)
 
 pl_status pl_json_parse_text(const char *text, size_t length, json_t **doc)
 {
-    json_error_t e;
+    json_error_t e = {0}; /* jansson leaves it untouched on some out-of-memory paths */
     *doc = json_loadb(text, length ? length : strlen(text), JSON_REJECT_DUPLICATES, &e);
     if (!*doc)
         return pl_json_load_error("<string>", &e);
@@ -168,7 +168,7 @@ pl_status pl_json_parse_file(const char *fn, const char *path, json_t **doc)
     FILE *f = fopen(path, "rb");
     if (!f)
         return pl_err(PL_EIO, "%s: cannot open '%s': %s", fn, path, strerror(errno));
-    json_error_t e;
+    json_error_t e = {0}; /* jansson leaves it untouched on some out-of-memory paths */
     *doc = json_loadf(f, JSON_REJECT_DUPLICATES, &e);
     int read_failed = ferror(f);
     fclose(f);

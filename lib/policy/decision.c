@@ -12,6 +12,8 @@ typedef struct entry {
     int64_t comm_cost;
     double slowdown;
     char *reason;
+    pl_plan_item *plan;      /* the policy's own resource plan, or NULL: policy.h's rule */
+    int32_t nplan;
 } entry;
 
 struct pl_decision {
@@ -51,6 +53,7 @@ void pl_decision_free(pl_decision *d)
     for (int32_t i = 0; i < d->n; i++) {
         free(d->e[i].gpus);
         free(d->e[i].reason);
+        free(d->e[i].plan);
     }
     free(d->e);
     free(d);
@@ -100,6 +103,9 @@ pl_status pl_decision_set(pl_decision *d, int32_t i, const pl_decision_info *inf
     entry *e = &d->e[i];
     free(e->gpus);
     free(e->reason);
+    free(e->plan);
+    e->plan = NULL;
+    e->nplan = 0;
     e->kind = info->kind;
     e->ngpus = placed ? info->ngpus : 0;
     e->gpus = gpus;
@@ -108,6 +114,33 @@ pl_status pl_decision_set(pl_decision *d, int32_t i, const pl_decision_info *inf
     e->comm_cost = info->comm_cost;
     e->slowdown = info->slowdown < 1.0 ? 1.0 : info->slowdown;
     e->reason = reason;
+    return PL_OK;
+}
+
+pl_status pl_decision_set_plan(pl_decision *d, int32_t i, const pl_plan_item *items, int32_t n)
+{
+    if (!d || i < 0 || i >= d->n || d->e[i].kind != PL_DECISION_PLACED || n < 0 || (n > 0 && !items))
+        return pl_err(PL_EINTERNAL, "pl_decision_set_plan: not a placed decision, or no items");
+    pl_plan_item *copy = pl_alloc((size_t)n + 1, sizeof *copy);
+    if (!copy)
+        return PL_ENOMEM;
+    memcpy(copy, items, (size_t)n * sizeof *items);
+    free(d->e[i].plan);
+    d->e[i].plan = copy;
+    d->e[i].nplan = n;
+    return PL_OK;
+}
+
+pl_status pl_decision_plan(const pl_decision *d, int32_t i, const pl_topology *t, const pl_job *job,
+                           pl_plan_item **items, int32_t *n)
+{
+    const entry *e = &d->e[i];
+    if (!e->plan)
+        return pl_plan_build(t, job, e->gpus, e->ngpus, items, n);
+    if (!(*items = pl_alloc((size_t)e->nplan + 1, sizeof **items)))
+        return PL_ENOMEM;
+    memcpy(*items, e->plan, (size_t)e->nplan * sizeof **items);
+    *n = e->nplan;
     return PL_OK;
 }
 
@@ -201,6 +234,98 @@ pl_status pl_plan_build(const pl_topology *t, const pl_job *job, const int32_t *
     return st;
 }
 
+/* Take need of res from vs[nv] in order: what is free there minus what the
+ * plan took already. Returns what is left; vertices that do not model res
+ * are skipped. */
+static pl_status spread_take(const pl_topology *t, const int32_t *vs, int32_t nv, pl_resource res,
+                             int64_t *need, pl_plan_item **items, int32_t *n, int64_t *cap)
+{
+    pl_status st = PL_OK;
+    for (int32_t q = 0; q < nv && *need > 0 && !st; q++) {
+        int64_t capacity = 0, fr = 0;
+        pl_topology_amount(t, vs[q], res, &capacity, NULL, &fr);
+        for (int32_t i = 0; i < *n; i++)
+            if ((*items)[i].v == vs[q] && (*items)[i].res == res)
+                fr -= (*items)[i].amount;
+        int64_t got = fr < *need ? fr : *need;
+        if (capacity > 0 && got > 0) {
+            st = plan_add(items, n, cap, vs[q], res, got);
+            *need -= got;
+        }
+    }
+    return st;
+}
+
+/* Whether any of vs[nv] models res. */
+static int any_models(const pl_topology *t, const int32_t *vs, int32_t nv, pl_resource res)
+{
+    for (int32_t q = 0; q < nv; q++)
+        if (models(t, vs[q], res))
+            return 1;
+    return 0;
+}
+
+/* Task m's cores and memory spread over its machine's packages and NUMA
+ * nodes; *fits 0 when the machine lacks them where it models them. */
+static pl_status spread_task(const pl_topology *t, int32_t machine, const pl_task_demand *d,
+                             pl_plan_item **items, int32_t *n, int64_t *cap, int *fits)
+{
+    int32_t npk = 0, nnu = 0, *pk = NULL, *nu = NULL;
+    pl_status st = pl_topology_descendants(t, machine, PL_VK_PACKAGE, NULL, 0, &npk);
+    if (!st)
+        st = pl_topology_descendants(t, machine, PL_VK_NUMA, NULL, 0, &nnu);
+    if (!st && (!(pk = pl_alloc((size_t)npk + 1, sizeof *pk)) || !(nu = pl_alloc((size_t)nnu + 1, sizeof *nu))))
+        st = PL_ENOMEM;
+    if (!st)
+        st = pl_topology_descendants(t, machine, PL_VK_PACKAGE, pk, npk, &npk);
+    if (!st)
+        st = pl_topology_descendants(t, machine, PL_VK_NUMA, nu, nnu, &nnu);
+    int64_t left_c = d->cores, left_m = d->memory;
+    if (!st)
+        st = spread_take(t, pk, npk, PL_RES_CORES, &left_c, items, n, cap);
+    if (!st)
+        st = spread_take(t, nu, nnu, PL_RES_MEMORY, &left_m, items, n, cap);
+    if (!st && ((left_c > 0 && any_models(t, pk, npk, PL_RES_CORES)) ||
+                (left_m > 0 && any_models(t, nu, nnu, PL_RES_MEMORY))))
+        *fits = 0;
+    free(pk);
+    free(nu);
+    return st;
+}
+
+pl_status pl_plan_build_spread(const pl_topology *t, const pl_job *job, const int32_t *machine,
+                               const int32_t *gpu_task, const int32_t *gpus, int32_t ngpus,
+                               pl_plan_item **items, int32_t *n, int32_t *short_task)
+{
+    *items = NULL;
+    *n = 0;
+    *short_task = -1;
+    int64_t cap = 0;
+    pl_status st = PL_OK;
+    for (int32_t m = 0; m < pl_job_task_count(job) && !st; m++) {
+        pl_task_demand d;
+        int fits = 1;
+        if (!(st = pl_job_task(job, m, &d)))
+            st = spread_task(t, machine[m], &d, items, n, &cap, &fits);
+        if (!st && !fits && *short_task < 0)
+            *short_task = m;
+    }
+    for (int32_t x = 0; x < ngpus && !st; x++) {
+        pl_task_demand d;
+        if ((st = pl_job_task(job, gpu_task[x], &d)))
+            break;
+        st = plan_add(items, n, &cap, gpus[x], PL_RES_UNITS, 1);
+        if (!st && models(t, gpus[x], PL_RES_GPU_MEMORY))
+            st = plan_add(items, n, &cap, gpus[x], PL_RES_GPU_MEMORY, d.gpu_memory);
+    }
+    if (st) {
+        free(*items);
+        *items = NULL;
+        *n = 0;
+    }
+    return st;
+}
+
 int pl_plan_fits(const pl_topology *t, const pl_plan_item *items, int32_t n, int use_capacity)
 {
     for (int32_t i = 0; i < n; i++) {
@@ -237,7 +362,7 @@ static pl_status apply_one(const pl_decision *d, int32_t i, const pl_policy_requ
                       (int)i, (int)e->ngpus, pl_job_name(job), (int)pl_job_task_count(job));
     pl_plan_item *items;
     int32_t n;
-    pl_status st = pl_plan_build(topo, job, e->gpus, e->ngpus, &items, &n);
+    pl_status st = pl_decision_plan(d, i, topo, job, &items, &n);
     if (st)
         return st;
     if (!pl_plan_fits(topo, items, n, 0))

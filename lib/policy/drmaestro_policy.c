@@ -117,6 +117,35 @@ static const char *refusal(const pl_job *job)
     return NULL;
 }
 
+/* Decision i takes what DRMaestro took for it: a task's cores and memory on
+ * its machine (not its GPU's package, policy.h's rule), so the decision
+ * carries that plan, and work takes it so the next decision sees it. */
+static pl_status attach_plan(pl_topology *work, const pl_job *job, const pl_drm_placement *p,
+                             pl_decision *out, int32_t i)
+{
+    int32_t *gpus = pl_alloc((size_t)p->gpus + 1, sizeof *gpus);
+    int32_t *gpu_task = pl_alloc((size_t)p->gpus + 1, sizeof *gpu_task);
+    pl_plan_item *items = NULL;
+    int32_t n = 0, short_task = -1;
+    pl_status st = gpus && gpu_task ? PL_OK : PL_ENOMEM;
+    for (int32_t x = 0; x < p->gpus && !st; x++) {
+        gpus[x] = p->gpu[x].gpu;
+        gpu_task[x] = p->gpu[x].task;
+    }
+    if (!st)
+        st = pl_plan_build_spread(work, job, p->machine, gpu_task, gpus, p->gpus, &items, &n, &short_task);
+    if (!st && (short_task >= 0 || !pl_plan_fits(work, items, n, 0)))
+        st = pl_err(PL_EINTERNAL, "drmaestro: job %d does not fit where the flow put it", (int)i);
+    if (!st)
+        st = pl_plan_alloc(work, items, n);
+    if (!st)
+        st = pl_decision_set_plan(out, i, items, n);
+    free(items);
+    free(gpus);
+    free(gpu_task);
+    return st;
+}
+
 static pl_status place_drm(const pl_policy_request *req, pl_decision *out, int network_aware)
 {
     const int32_t n = req->nqueue;
@@ -175,8 +204,9 @@ static pl_status place_drm(const pl_policy_request *req, pl_decision *out, int n
             st = pl_decision_set(out, i, &info);
         } else if (p->outcome == PL_DRM_PLACED) {
             int ok;
-            if (!(st = placed(req, req->queue[i], p, cons, out, i, &ok)))
-                nplaced += ok;
+            if (!(st = placed(req, req->queue[i], p, cons, out, i, &ok)) && ok)
+                st = attach_plan(work, jobs[r], p, out, i);
+            nplaced += !st && ok;
         } else if (!st) {
             pl_decision_info info = {.kind = p->outcome == PL_DRM_POSTPONED ? PL_DECISION_POSTPONED
                                                                            : PL_DECISION_WAITING,

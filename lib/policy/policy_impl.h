@@ -34,6 +34,25 @@ PL_INTERNAL int pl_plan_fits(const pl_topology *t, const pl_plan_item *items, in
 /* Allocate every item (the caller has checked they fit, or restores a snapshot). */
 PL_INTERNAL pl_status pl_plan_alloc(pl_topology *t, const pl_plan_item *items, int32_t n);
 
+/* The resources of a placement made machine by machine (DRMaestro): task
+ * m's cores and memory spread over the packages and NUMA nodes of machine[m]
+ * in preorder (free there minus what the plan took already), GPU x's unit
+ * and the GPU memory of its task gpu_task[x] on gpus[x]. *short_task is the
+ * first task whose machine lacks the cores or memory, -1 if none. *items is
+ * freed by the caller. */
+PL_INTERNAL pl_status pl_plan_build_spread(const pl_topology *t, const pl_job *job, const int32_t *machine,
+                                           const int32_t *gpu_task, const int32_t *gpus, int32_t ngpus,
+                                           pl_plan_item **items, int32_t *n, int32_t *short_task);
+
+/* A placed decision may carry the policy's own resource plan (copied), for
+ * policies whose placements do not follow policy.h's rule (DRMaestro takes a
+ * task's cores on its machine, not its GPU's package). */
+PL_INTERNAL pl_status pl_decision_set_plan(pl_decision *d, int32_t i, const pl_plan_item *items, int32_t n);
+/* What placed decision i takes for job on t: its own plan, else policy.h's
+ * rule on its GPUs. *items is freed by the caller. */
+PL_INTERNAL pl_status pl_decision_plan(const pl_decision *d, int32_t i, const pl_topology *t,
+                                       const pl_job *job, pl_plan_item **items, int32_t *n);
+
 /* A decision set of n WAITING entries. */
 PL_INTERNAL pl_status pl_decision_create_internal(int32_t n, pl_decision **out);
 /* Set decision i to kind (not PLACED) with reason; no machine, slowdown 1. */

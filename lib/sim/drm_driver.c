@@ -65,110 +65,40 @@ int pl_sim_drm_policy(const char *name)
 
 /* ---- plans --------------------------------------------------------------------- */
 
-static int64_t planned(const pl_plan_item *it, int32_t n, int32_t v, pl_resource res)
-{
-    int64_t sum = 0;
-    for (int32_t i = 0; i < n; i++)
-        if (it[i].v == v && it[i].res == res)
-            sum += it[i].amount;
-    return sum;
-}
-
-static void add_item(pl_plan_item *it, int32_t *n, int32_t v, pl_resource res, int64_t amount)
-{
-    for (int32_t i = 0; i < *n; i++)
-        if (it[i].v == v && it[i].res == res) {
-            it[i].amount += amount;
-            return;
-        }
-    it[(*n)++] = (pl_plan_item){v, res, amount};
-}
-
-/* Take need of res from vs[nv] (free minus what this plan took already). */
-static int64_t spread(const srun *r, const int32_t *vs, int32_t nv, pl_resource res, int64_t need,
-                      pl_plan_item *it, int32_t *n)
-{
-    for (int32_t q = 0; q < nv && need > 0; q++) {
-        int64_t cap = 0, fr = 0;
-        pl_topology_amount(r->topo, vs[q], res, &cap, NULL, &fr);
-        fr -= planned(it, *n, vs[q], res);
-        int64_t got = fr < need ? fr : need;
-        if (cap <= 0 || got <= 0)
-            continue;
-        add_item(it, n, vs[q], res, got);
-        need -= got;
-    }
-    return need;
-}
-
-/* The resources of a DRMaestro placement: each task's cores and memory on
- * its machine's packages and NUMA nodes in preorder, each GPU's unit and the
- * task's GPU memory on the GPU. gpus[] receives the GPUs, *remote those not
- * on their task's machine. */
+/* The resources of a DRMaestro placement (pl_plan_build_spread: each task's
+ * cores and memory on its machine, each GPU's unit and GPU memory on the
+ * GPU). gpus[] receives the GPUs, *remote those not on their task's machine. */
 static pl_status drm_plan(const srun *r, int32_t i, const pl_drm_placement *p, pl_plan_item **items,
                           int32_t *n, int32_t *gpus, int32_t *remote)
 {
     const pl_sim *s = r->s;
     const pl_job *job = r->j[i].job;
-    int32_t k = pl_job_task_count(job);
-    size_t cap = (size_t)k * (size_t)(s->npackages + s->mach_numa_start[s->nmachines] + 2) +
-                 2 * (size_t)p->gpus + 1;
-    pl_plan_item *it = pl_alloc(cap, sizeof *it);
-    if (!it)
+    int32_t k = pl_job_task_count(job), *gpu_task = pl_alloc((size_t)p->gpus + 1, sizeof *gpu_task);
+    if (!gpu_task)
         return PL_ENOMEM;
     pl_status st = PL_OK;
-    *n = 0;
-    *remote = 0;
-    for (int32_t m = 0; m < k && !st; m++) {
-        pl_task_demand d;
-        int32_t mach = p->machine[m] >= 0 ? s->vert_machine[p->machine[m]] : -1;
-        if ((st = pl_job_task(job, m, &d)))
-            break;
-        if (mach < 0) {
+    for (int32_t m = 0; m < k && !st; m++)
+        if (p->machine[m] < 0 || s->vert_machine[p->machine[m]] < 0)
             st = pl_err(PL_EINTERNAL, "simulator: drmaestro put task %d of job %s on no machine", (int)m,
                         pl_job_name(job));
-            break;
-        }
-        const int32_t *pk = s->mach_pkg + s->mach_pkg_start[mach], *nu = s->mach_numa + s->mach_numa_start[mach];
-        int32_t npk = s->mach_pkg_start[mach + 1] - s->mach_pkg_start[mach];
-        int32_t nnu = s->mach_numa_start[mach + 1] - s->mach_numa_start[mach];
-        int64_t left_c = spread(r, pk, npk, PL_RES_CORES, d.cores, it, n);
-        int64_t left_m = spread(r, nu, nnu, PL_RES_MEMORY, d.memory, it, n);
-        int modelled_c = 0, modelled_m = 0;
-        for (int32_t q = 0; q < npk; q++) {
-            int64_t c = 0;
-            pl_topology_amount(r->topo, pk[q], PL_RES_CORES, &c, NULL, NULL);
-            modelled_c |= c > 0;
-        }
-        for (int32_t q = 0; q < nnu; q++) {
-            int64_t c = 0;
-            pl_topology_amount(r->topo, nu[q], PL_RES_MEMORY, &c, NULL, NULL);
-            modelled_m |= c > 0;
-        }
-        if ((left_c > 0 && modelled_c) || (left_m > 0 && modelled_m))
-            st = pl_err(PL_EINTERNAL, "simulator: drmaestro put task %d of job %s on a machine without "
-                        "the free cores or memory", (int)m, pl_job_name(job));
-    }
+    *remote = 0;
     for (int32_t x = 0; x < p->gpus && !st; x++) {
         const pl_drm_gpu *g = &p->gpu[x];
-        pl_task_demand d;
-        if ((st = pl_job_task(job, g->task, &d)))
-            break;
-        int64_t gm = 0;
-        add_item(it, n, g->gpu, PL_RES_UNITS, 1);
-        pl_topology_amount(r->topo, g->gpu, PL_RES_GPU_MEMORY, &gm, NULL, NULL);
-        if (gm > 0 && d.gpu_memory > 0)
-            add_item(it, n, g->gpu, PL_RES_GPU_MEMORY, d.gpu_memory);
         gpus[x] = g->gpu;
-        int32_t home = p->machine[g->task] >= 0 ? s->vert_machine[p->machine[g->task]] : -1;
-        *remote += s->gpu_machine[g->gpu] != home;
+        gpu_task[x] = g->task;
+        *remote += s->gpu_machine[g->gpu] != s->vert_machine[p->machine[g->task]];
     }
-    if (st) {
-        free(it);
-        return st;
+    int32_t short_task = -1;
+    if (!st)
+        st = pl_plan_build_spread(r->topo, job, p->machine, gpu_task, gpus, p->gpus, items, n, &short_task);
+    if (!st && short_task >= 0) {
+        free(*items);
+        *items = NULL;
+        st = pl_err(PL_EINTERNAL, "simulator: drmaestro put task %d of job %s on a machine without "
+                    "the free cores or memory", (int)short_task, pl_job_name(job));
     }
-    *items = it;
-    return PL_OK;
+    free(gpu_task);
+    return st;
 }
 
 /* ---- the round ------------------------------------------------------------------- */

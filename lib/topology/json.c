@@ -730,7 +730,7 @@ void pl_topology_json_opts_init(pl_topology_json_opts *opts)
 
 static pl_status load_text(const char *text, size_t length, int64_t max_vertices, pl_topology **out)
 {
-    json_error_t e;
+    json_error_t e = {0}; /* jansson leaves it untouched on some out-of-memory paths */
     json_t *doc = json_loadb(text, length ? length : strlen(text), JSON_REJECT_DUPLICATES, &e);
     if (!doc)
         return syntax_error("<string>", &e);
@@ -742,7 +742,7 @@ static pl_status load_file(const char *path, int64_t max_vertices, pl_topology *
     FILE *f = fopen(path, "rb");
     if (!f)
         return pl_err(PL_EIO, "pl_topology_load_json: cannot open '%s'", path);
-    json_error_t e;
+    json_error_t e = {0}; /* jansson leaves it untouched on some out-of-memory paths */
     json_t *doc = json_loadf(f, JSON_REJECT_DUPLICATES, &e);
     int read_failed = ferror(f);
     fclose(f);

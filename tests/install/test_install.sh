@@ -88,6 +88,15 @@ first-free: job1 waits, no machine has enough free GPUs
 first-free: job2 waits, no machine has enough free GPUs'
 [ "$out" = "$expected" ] || { echo "FAIL: extend printed something else"; exit 1; }
 
+# The allocation lifecycle's walk-through (issue 19): installed headers only.
+# shellcheck disable=SC2086
+"$CC" -std=c11 -Wall -Wextra -Werror $extra -o "$tmp/scheduler_loop" "$src/examples/c/scheduler_loop.c" $flags ||
+  { echo "FAIL: examples/c/scheduler_loop.c does not build"; exit 1; }
+out=$(LD_LIBRARY_PATH="$libdir" "$tmp/scheduler_loop" "$src/examples/sim/cluster-with-shared-gpus.json" \
+      "$src/examples/sim/shared-gpus-trace.csv" --policy topo-aware) || { echo "$out"; echo "FAIL: scheduler_loop"; exit 1; }
+[ "$(echo "$out" | tail -n 1)" = "placed 40 released 40 double-booked 0 leaked 0" ] ||
+  { echo "$out"; echo "FAIL: scheduler_loop's last line"; exit 1; }
+
 # The man page documents every command and every long option of each.
 man=$(sed 's/\\-/-/g' "$src/doc/placement.1")
 bin=${PL_PLACEMENT_BIN:-placement}

@@ -1,0 +1,142 @@
+/**
+ * \file placement/sched.h
+ * \brief The allocation lifecycle of a live scheduler: one handle holds the
+ *        cluster and the jobs committed on it; place (a what-if that changes
+ *        nothing), commit, release, query.
+ *
+ * What a scheduler that runs for months does, and what the simulator, the
+ * Slurm hook and the Kubernetes extender go through:
+ *
+ * \code
+ * pl_sched *s;
+ * pl_sched_create(cluster, &s);                     // copies the topology
+ * pl_decision *d;
+ * pl_sched_place(s, &opts, &job, 1, &d);            // where would it go?
+ * if (placed) pl_sched_commit(s, "job-42", job, d, 0);
+ * ...
+ * pl_sched_release(s, "job-42");                    // finished, failed, preempted
+ * pl_sched_free(s);
+ * \endcode
+ *
+ * Jobs are known by an id the caller chooses (a Slurm job id, a pod UID):
+ * committing an id twice or releasing an unknown one is an error, and
+ * releasing gives back exactly what committing took (the resource rule of
+ * placement/policy.h: per task one unit of its GPU and its GPU memory, its
+ * cores and bandwidth on the GPU's package, its memory on that package's
+ * first NUMA node). The committed jobs are the running jobs the policies see
+ * (interference).
+ *
+ * Thread safety: a handle is not locked; calls on one handle must not
+ * overlap. Different handles are independent.
+ */
+#ifndef PLACEMENT_SCHED_H
+#define PLACEMENT_SCHED_H
+
+#include <stdint.h>
+#include <placement/status.h>
+#include <placement/topology.h>
+#include <placement/job.h>
+#include <placement/policy.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** \defgroup pl_sched Allocation lifecycle
+ *  @{ */
+
+/** Opaque live cluster state: a topology and the jobs committed on it. */
+typedef struct pl_sched pl_sched;
+
+/** A committed job, filled by pl_sched_job(). Pointers are owned by the
+ *  handle and valid until the job is released or the handle freed. */
+typedef struct pl_sched_job_info {
+    const char *id;          /**< The id it was committed under. */
+    const pl_job *job;       /**< The handle's copy of the job. */
+    int32_t ngpus;           /**< Tasks (one GPU each). */
+    const int32_t *gpus;     /**< GPU vertex of task i, [ngpus]. */
+    int32_t machine;         /**< Machine vertex holding all its GPUs, or -1 if several. */
+} pl_sched_job_info;
+
+/**
+ * \brief A handle on a copy of \p topo. Allocations \p topo already carries
+ *        stay as background load (they are never released by the handle).
+ * \param[out] out released with pl_sched_free().
+ * \return ::PL_OK; ::PL_EINVAL (NULL argument); ::PL_ENOMEM.
+ */
+pl_status pl_sched_create(const pl_topology *topo, pl_sched **out);
+
+/** \brief Release a handle and every record it holds. NULL is a no-op. */
+void pl_sched_free(pl_sched *s);
+
+/**
+ * \brief The live topology: capacities, and allocations of the background
+ *        load plus every committed job; query what is free with
+ *        pl_topology_amount() and pl_topology_subtree_amount() (e.g. the free
+ *        GPUs of a machine). Owned by the handle; it changes with every
+ *        commit and release. NULL for NULL.
+ */
+const pl_topology *pl_sched_topology(const pl_sched *s);
+
+/**
+ * \brief Decide where \p queue would go now (pl_policy_place() on the live
+ *        topology, the committed jobs as the running ones). Changes nothing.
+ * \param[out] out released with pl_decision_free().
+ * \return as pl_policy_place().
+ */
+pl_status pl_sched_place(const pl_sched *s, const pl_policy_opts *opts, pl_job *const *queue,
+                         int32_t nqueue, pl_decision **out);
+
+/**
+ * \brief Commit decision \p i of \p d for \p job under \p id: allocate what
+ *        its tasks take on the GPUs the decision names.
+ * \param id copied; a non-empty string not already committed.
+ * \param job copied (the caller keeps its own).
+ * \return ::PL_OK; ::PL_EINVAL (NULL or empty argument, \p i out of range,
+ *         decision \p i not ::PL_DECISION_PLACED, its GPU count is not the
+ *         job's task count, \p id already committed, or a resource is no
+ *         longer free: nothing allocated, the message says which);
+ *         ::PL_ENOMEM.
+ */
+pl_status pl_sched_commit(pl_sched *s, const char *id, const pl_job *job, const pl_decision *d,
+                          int32_t i);
+
+/**
+ * \brief Commit \p job under \p id on GPUs the caller chose (task t on
+ *        \p gpus[t]), e.g. what Slurm allocated on its own.
+ * \return as pl_sched_commit(); ::PL_EINVAL also for a vertex that is not a
+ *         GPU or a GPU named twice (a job never holds one GPU twice).
+ */
+pl_status pl_sched_commit_gpus(pl_sched *s, const char *id, const pl_job *job, const int32_t *gpus,
+                               int32_t ngpus);
+
+/**
+ * \brief Release the job committed under \p id: everything its commit
+ *        allocated is freed, exactly.
+ * \return ::PL_OK; ::PL_ENOTFOUND (no job under \p id); ::PL_EINVAL (NULL).
+ */
+pl_status pl_sched_release(pl_sched *s, const char *id);
+
+/** \brief Number of committed jobs (0 for NULL). */
+int32_t pl_sched_job_count(const pl_sched *s);
+
+/**
+ * \brief Describe the job committed under \p id.
+ * \return ::PL_OK; ::PL_ENOTFOUND; ::PL_EINVAL (NULL argument).
+ */
+pl_status pl_sched_job(const pl_sched *s, const char *id, pl_sched_job_info *info);
+
+/**
+ * \brief Describe committed job \p k (0 .. pl_sched_job_count() - 1, in no
+ *        particular order; a commit or release may reorder them).
+ * \return ::PL_OK; ::PL_EINVAL (bad index, NULL argument).
+ */
+pl_status pl_sched_job_at(const pl_sched *s, int32_t k, pl_sched_job_info *info);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

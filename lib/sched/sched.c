@@ -1,0 +1,342 @@
+/* The allocation lifecycle (placement/sched.h): a topology copy and the
+ * records of the jobs committed on it, indexed by id. A record keeps the
+ * resource plan its commit allocated, so a release gives back exactly that,
+ * whatever the topology's capacities say by then. */
+#include <stdlib.h>
+#include <string.h>
+#include <placement/sched.h>
+#include "policy/policy_impl.h"
+
+typedef struct rec {
+    char *id;
+    uint64_t hash;
+    pl_job *job;
+    int32_t *gpus;
+    int32_t k;
+    int32_t machine;
+    pl_plan_item *plan;
+    int32_t nplan;
+} rec;
+
+struct pl_sched {
+    pl_topology *topo;
+    rec *r;                  /* [n] committed jobs */
+    int32_t n;
+    int64_t cap;
+    int32_t *slot;           /* [nslots] open addressing: record index, -1 empty */
+    int64_t nslots;          /* a power of two, or 0 */
+};
+
+/* ---- the id index (linear probing, deletion by backward shift) ---------------- */
+
+static uint64_t hash_id(const char *id)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *id; id++)
+        h = (h ^ (unsigned char)*id) * 1099511628211ull;
+    return h;
+}
+
+/* Slot of id, or of the empty slot where it would go. */
+static int64_t find_slot(const pl_sched *s, const char *id, uint64_t h)
+{
+    int64_t mask = s->nslots - 1, i = (int64_t)(h & (uint64_t)mask);
+    while (s->slot[i] >= 0 && (s->r[s->slot[i]].hash != h || strcmp(s->r[s->slot[i]].id, id) != 0))
+        i = (i + 1) & mask;
+    return i;
+}
+
+static pl_status grow_index(pl_sched *s)
+{
+    if (s->nslots > 0 && (int64_t)s->n * 2 < s->nslots)
+        return PL_OK;
+    int64_t nslots = s->nslots ? s->nslots * 2 : 64;
+    int32_t *slot = malloc((size_t)nslots * sizeof *slot);
+    if (!slot)
+        return PL_ENOMEM;
+    memset(slot, 0xff, (size_t)nslots * sizeof *slot);
+    free(s->slot);
+    s->slot = slot;
+    s->nslots = nslots;
+    for (int32_t k = 0; k < s->n; k++)
+        s->slot[find_slot(s, s->r[k].id, s->r[k].hash)] = k;
+    return PL_OK;
+}
+
+static void unindex(pl_sched *s, int64_t i)
+{
+    int64_t mask = s->nslots - 1;
+    s->slot[i] = -1;
+    for (int64_t j = (i + 1) & mask; s->slot[j] >= 0; j = (j + 1) & mask) {
+        int64_t home = (int64_t)(s->r[s->slot[j]].hash & (uint64_t)mask);
+        /* Move j back into the hole when its home is not in (i, j]. */
+        if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
+            s->slot[i] = s->slot[j];
+            s->slot[j] = -1;
+            i = j;
+        }
+    }
+}
+
+static int32_t lookup(const pl_sched *s, const char *id)
+{
+    if (s->nslots == 0)
+        return -1;
+    return s->slot[find_slot(s, id, hash_id(id))];
+}
+
+/* ---- life cycle -------------------------------------------------------------------- */
+
+pl_status pl_sched_create(const pl_topology *topo, pl_sched **out)
+{
+    if (!topo || !out)
+        return pl_err(PL_EINVAL, "pl_sched_create: NULL argument");
+    *out = NULL;
+    pl_sched *s = pl_alloc(1, sizeof *s);
+    if (!s)
+        return PL_ENOMEM;
+    pl_status st = pl_topology_copy(topo, &s->topo);
+    if (st) {
+        free(s);
+        return st;
+    }
+    *out = s;
+    return PL_OK;
+}
+
+static void rec_free(rec *r)
+{
+    free(r->id);
+    pl_job_free(r->job);
+    free(r->gpus);
+    free(r->plan);
+}
+
+void pl_sched_free(pl_sched *s)
+{
+    if (!s)
+        return;
+    for (int32_t k = 0; k < s->n; k++)
+        rec_free(&s->r[k]);
+    free(s->r);
+    free(s->slot);
+    pl_topology_free(s->topo);
+    free(s);
+}
+
+const pl_topology *pl_sched_topology(const pl_sched *s)
+{
+    return s ? s->topo : NULL;
+}
+
+int32_t pl_sched_job_count(const pl_sched *s)
+{
+    return s ? s->n : 0;
+}
+
+/* ---- place -------------------------------------------------------------------------- */
+
+pl_status pl_sched_place(const pl_sched *s, const pl_policy_opts *opts, pl_job *const *queue,
+                         int32_t nqueue, pl_decision **out)
+{
+    if (!s || !out)
+        return pl_err(PL_EINVAL, "pl_sched_place: NULL argument");
+    pl_running_job *run = pl_alloc((size_t)s->n + 1, sizeof *run);
+    if (!run)
+        return PL_ENOMEM;
+    for (int32_t k = 0; k < s->n; k++)
+        run[k] = (pl_running_job){s->r[k].job, s->r[k].gpus, s->r[k].k};
+    pl_status st = pl_policy_place(opts, s->topo, run, s->n, queue, nqueue, out);
+    free(run);
+    return st;
+}
+
+/* ---- commit --------------------------------------------------------------------------- */
+
+/* The machine above every GPU, or -1 when they are on several. */
+static int32_t machine_of(const pl_topology *t, const int32_t *gpus, int32_t k)
+{
+    int32_t m = -2;
+    for (int32_t g = 0; g < k; g++) {
+        pl_vertex_info info;
+        int32_t v = gpus[g];
+        while (v >= 0 && pl_topology_vertex(t, v, &info) == PL_OK && info.kind != PL_VK_MACHINE)
+            v = info.parent;
+        if (m == -2)
+            m = v;
+        else if (m != v)
+            return -1;
+    }
+    return m < 0 ? -1 : m;
+}
+
+static pl_status check_gpus(const pl_sched *s, const char *id, const pl_job *job, const int32_t *gpus,
+                            int32_t k)
+{
+    if (k != pl_job_task_count(job))
+        return pl_err(PL_EINVAL, "pl_sched_commit: job \"%s\" has %d tasks, %d GPUs given", id,
+                      (int)pl_job_task_count(job), (int)k);
+    for (int32_t g = 0; g < k; g++) {
+        pl_vertex_info info;
+        if (pl_topology_vertex(s->topo, gpus[g], &info) != PL_OK || info.kind != PL_VK_GPU)
+            return pl_err(PL_EINVAL, "pl_sched_commit: job \"%s\": vertex %d is not a GPU", id,
+                          (int)gpus[g]);
+        for (int32_t h = 0; h < g; h++)
+            if (gpus[h] == gpus[g])
+                return pl_err(PL_EINVAL, "pl_sched_commit: job \"%s\" given GPU %s twice", id,
+                              info.name);
+    }
+    return PL_OK;
+}
+
+static void release_plan(pl_topology *t, const pl_plan_item *plan, int32_t n)
+{
+    /* Cannot fail: each item was allocated by the commit and the capacities
+     * of the handle's own topology are never lowered. */
+    for (int32_t p = 0; p < n; p++)
+        (void)pl_topology_release(t, plan[p].v, plan[p].res, plan[p].amount);
+}
+
+/* All items or none. */
+static pl_status alloc_plan(pl_topology *t, const pl_plan_item *plan, int32_t n)
+{
+    for (int32_t p = 0; p < n; p++) {
+        pl_status st = pl_topology_alloc(t, plan[p].v, plan[p].res, plan[p].amount);
+        if (st) {
+            release_plan(t, plan, p);
+            return st;
+        }
+    }
+    return PL_OK;
+}
+
+/* The refusal of a plan that does not fit, naming the first item short. */
+static pl_status not_free(const pl_sched *s, const char *id, const pl_plan_item *plan, int32_t n)
+{
+    for (int32_t p = 0; p < n; p++) {
+        int64_t fr = 0;
+        pl_vertex_info info;
+        pl_topology_amount(s->topo, plan[p].v, plan[p].res, NULL, NULL, &fr);
+        if (fr < plan[p].amount && pl_topology_vertex(s->topo, plan[p].v, &info) == PL_OK)
+            return pl_err(PL_EINVAL, "pl_sched_commit: job \"%s\" does not fit: it needs %lld %s "
+                          "on %s, %lld free (nothing allocated)", id, (long long)plan[p].amount,
+                          pl_resource_name(plan[p].res), info.name, (long long)fr);
+    }
+    return pl_err(PL_EINVAL, "pl_sched_commit: job \"%s\" does not fit (nothing allocated)", id);
+}
+
+static pl_status add_record(pl_sched *s, rec *r)
+{
+    pl_status st = pl_grow((void **)&s->r, &s->cap, (int64_t)s->n + 1, sizeof *s->r);
+    if (!st)
+        st = grow_index(s);
+    if (st)
+        return st;
+    s->r[s->n] = *r;
+    s->slot[find_slot(s, r->id, r->hash)] = s->n;
+    s->n++;
+    return PL_OK;
+}
+
+/* Commit job on gpus with the plan a decision gave (d NULL: policy.h's rule). */
+static pl_status commit(pl_sched *s, const char *id, const pl_job *job, const int32_t *gpus,
+                        int32_t ngpus, const pl_decision *d, int32_t i)
+{
+    if (!s || !id || !*id || !job || (ngpus > 0 && !gpus))
+        return pl_err(PL_EINVAL, "pl_sched_commit: NULL or empty argument");
+    if (lookup(s, id) >= 0)
+        return pl_err(PL_EINVAL, "pl_sched_commit: job \"%s\" is already committed", id);
+    pl_status st = check_gpus(s, id, job, gpus, ngpus);
+    if (st)
+        return st;
+    rec r = {.hash = hash_id(id), .k = ngpus, .machine = machine_of(s->topo, gpus, ngpus)};
+    if ((st = d ? pl_decision_plan(d, i, s->topo, job, &r.plan, &r.nplan)
+                : pl_plan_build(s->topo, job, gpus, ngpus, &r.plan, &r.nplan)))
+        return st;
+    if (!pl_plan_fits(s->topo, r.plan, r.nplan, 0)) {
+        st = not_free(s, id, r.plan, r.nplan);
+        free(r.plan);
+        return st;
+    }
+    if (!(r.id = pl_strdup(id)) || !(r.gpus = pl_alloc((size_t)ngpus + 1, sizeof *r.gpus)) ||
+        (st = pl_job_copy(job, &r.job)) != PL_OK) {
+        rec_free(&r);
+        return st ? st : PL_ENOMEM;
+    }
+    memcpy(r.gpus, gpus, (size_t)ngpus * sizeof *gpus);
+    if ((st = alloc_plan(s->topo, r.plan, r.nplan))) {
+        rec_free(&r);
+        return st;
+    }
+    if ((st = add_record(s, &r))) {
+        release_plan(s->topo, r.plan, r.nplan);
+        rec_free(&r);
+    }
+    return st;
+}
+
+pl_status pl_sched_commit_gpus(pl_sched *s, const char *id, const pl_job *job, const int32_t *gpus,
+                               int32_t ngpus)
+{
+    return commit(s, id, job, gpus, ngpus, NULL, 0);
+}
+
+pl_status pl_sched_commit(pl_sched *s, const char *id, const pl_job *job, const pl_decision *d,
+                          int32_t i)
+{
+    pl_decision_info info;
+    if (!d)
+        return pl_err(PL_EINVAL, "pl_sched_commit: NULL decision");
+    pl_status st = pl_decision_get(d, i, &info);
+    if (st)
+        return st;
+    if (info.kind != PL_DECISION_PLACED)
+        return pl_err(PL_EINVAL, "pl_sched_commit: decision %d is not a placement (%s)", (int)i,
+                      info.reason && *info.reason ? info.reason : "not placed");
+    return commit(s, id, job, info.gpus, info.ngpus, d, i);
+}
+
+/* ---- release and queries ---------------------------------------------------------------- */
+
+pl_status pl_sched_release(pl_sched *s, const char *id)
+{
+    if (!s || !id)
+        return pl_err(PL_EINVAL, "pl_sched_release: NULL argument");
+    int32_t k = lookup(s, id);
+    if (k < 0)
+        return pl_err(PL_ENOTFOUND, "pl_sched_release: no job \"%s\" is committed", id);
+    rec *r = &s->r[k];
+    release_plan(s->topo, r->plan, r->nplan);
+    unindex(s, find_slot(s, id, r->hash));
+    rec_free(r);
+    if (k != --s->n) {
+        s->r[k] = s->r[s->n];
+        s->slot[find_slot(s, s->r[k].id, s->r[k].hash)] = k;
+    }
+    return PL_OK;
+}
+
+static void describe(const rec *r, pl_sched_job_info *info)
+{
+    *info = (pl_sched_job_info){r->id, r->job, r->k, r->gpus, r->machine};
+}
+
+pl_status pl_sched_job(const pl_sched *s, const char *id, pl_sched_job_info *info)
+{
+    if (!s || !id || !info)
+        return pl_err(PL_EINVAL, "pl_sched_job: NULL argument");
+    int32_t k = lookup(s, id);
+    if (k < 0)
+        return pl_err(PL_ENOTFOUND, "pl_sched_job: no job \"%s\" is committed", id);
+    describe(&s->r[k], info);
+    return PL_OK;
+}
+
+pl_status pl_sched_job_at(const pl_sched *s, int32_t k, pl_sched_job_info *info)
+{
+    if (!s || !info || k < 0 || k >= s->n)
+        return pl_err(PL_EINVAL, "pl_sched_job_at: NULL argument or index %d not in 0..%d", (int)k,
+                      s ? (int)s->n - 1 : -1);
+    describe(&s->r[k], info);
+    return PL_OK;
+}
