@@ -133,6 +133,24 @@ pl_status pl_sched_job(const pl_sched *s, const char *id, pl_sched_job_info *inf
  */
 pl_status pl_sched_job_at(const pl_sched *s, int32_t k, pl_sched_job_info *info);
 
+/**
+ * \brief Score \p job on each machine of \p machines alone, now: the job
+ *        utility (placement/interference.h, in [0, 1], higher is better)
+ *        of topo-aware's mapping of the job onto that machine's free GPUs,
+ *        the committed jobs as its neighbours; -1 where it does not fit now
+ *        or the machine is not admissible (placement constraints). What a
+ *        Kubernetes extender's prioritize call or a Slurm plugin ranks nodes
+ *        by. Changes nothing.
+ * \param opts utility weights and form, profiles (NULL: defaults);
+ *        opts->policy is not used.
+ * \param machines machine vertices of pl_sched_topology(); [n].
+ * \param[out] scores [n].
+ * \return ::PL_OK; ::PL_EINVAL (NULL argument, n < 0, a vertex that is not
+ *         a machine, bad options); ::PL_ENOMEM.
+ */
+pl_status pl_sched_score(const pl_sched *s, const pl_policy_opts *opts, const pl_job *job,
+                         const int32_t *machines, int32_t n, double *scores);
+
 /** @} */
 
 #ifdef __cplusplus

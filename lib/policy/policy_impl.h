@@ -310,6 +310,11 @@ typedef struct pl_engine_rules {
 PL_INTERNAL pl_status pl_engine_run(const pl_policy_request *req, pl_decision *out,
                                     const pl_engine_rules *rules);
 
+/* topo-aware's job utility for job on each of machines[n] (machine
+ * vertices) alone, -1 where it does not fit now or is not admissible. */
+PL_INTERNAL pl_status pl_topo_aware_scores(const pl_policy_request *req, const pl_job *job,
+                                           const int32_t *machines, int32_t n, double *scores);
+
 /* Best-utility comparison used across machines: 1 if a beats b. */
 PL_INTERNAL int pl_cand_better(const pl_cand *a, const pl_cand *b);
 PL_INTERNAL void pl_cand_copy(pl_cand *dst, const pl_cand *src);

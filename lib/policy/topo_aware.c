@@ -77,6 +77,55 @@ static pl_status choose(pl_pctx *c, const pl_job *job, int32_t k, pl_cand *cand,
     return st;
 }
 
+/* topo-aware's mapping of job on machine index m alone: its utility, or -1. */
+static pl_status score_machine(pl_pctx *c, const pl_job *job, int32_t k, int32_t m, int32_t *P,
+                               pl_cand *tmp, pl_cand *best, double *score)
+{
+    *score = -1;
+    if (pl_pctx_free_count(c, m) < k || !pl_pctx_machine_admits(c, job, m, k))
+        return PL_OK;
+    int32_t n = pl_pctx_free_gpus(c, m, P);
+    int found = 0;
+    pl_status st = n >= k ? try_domain(c, job, k, P, n, tmp, best, &found) : PL_OK;
+    if (!st && found)
+        *score = best->utility;
+    return st;
+}
+
+pl_status pl_topo_aware_scores(const pl_policy_request *req, const pl_job *job,
+                               const int32_t *machines, int32_t n, double *scores)
+{
+    for (int32_t i = 0; i < n; i++)
+        scores[i] = -1;
+    pl_pctx *c = NULL;
+    pl_status st = pl_pctx_create(req, &c);
+    int32_t k = 0, maxg = 0;
+    const char *why = NULL;
+    if (!st)
+        st = pl_pctx_job_check(c, job, &k, 0, &why);
+    if (st || why) {
+        pl_pctx_free(c);
+        return st;
+    }
+    for (int32_t m = 0; m < c->nmach; m++)
+        maxg = c->mach[m].ngpus > maxg ? c->mach[m].ngpus : maxg;
+    pl_cand tmp = {0}, best = {0};
+    int32_t *P = pl_alloc((size_t)maxg + 1, sizeof *P);
+    tmp.gpus = pl_alloc((size_t)k + 1, sizeof *tmp.gpus);
+    best.gpus = pl_alloc((size_t)k + 1, sizeof *best.gpus);
+    if (!P || !tmp.gpus || !best.gpus)
+        st = PL_ENOMEM;
+    for (int32_t i = 0; i < n && !st; i++)
+        for (int32_t m = 0; m < c->nmach && !st; m++)
+            if (c->mach[m].vertex == machines[i])
+                st = score_machine(c, job, k, m, P, &tmp, &best, &scores[i]);
+    free(P);
+    free(tmp.gpus);
+    free(best.gpus);
+    pl_pctx_free(c);
+    return st;
+}
+
 static pl_status place_ta(const pl_policy_request *req, pl_decision *out)
 {
     pl_engine_rules r = {choose, 0, 0, 0};

@@ -151,6 +151,34 @@ pl_status pl_sched_place(const pl_sched *s, const pl_policy_opts *opts, pl_job *
     return st;
 }
 
+pl_status pl_sched_score(const pl_sched *s, const pl_policy_opts *opts, const pl_job *job,
+                         const int32_t *machines, int32_t n, double *scores)
+{
+    if (!s || !job || n < 0 || (n > 0 && (!machines || !scores)))
+        return pl_err(PL_EINVAL, "pl_sched_score: NULL argument or n %d < 0", (int)n);
+    for (int32_t i = 0; i < n; i++) {
+        pl_vertex_info info;
+        if (pl_topology_vertex(s->topo, machines[i], &info) != PL_OK || info.kind != PL_VK_MACHINE)
+            return pl_err(PL_EINVAL, "pl_sched_score: vertex %d is not a machine", (int)machines[i]);
+    }
+    pl_policy_opts o;
+    pl_policy_opts_init(&o);
+    if (opts)
+        o = *opts;
+    pl_status st = pl_utility_opts_check(&o.utility);
+    pl_running_job *run = st ? NULL : pl_alloc((size_t)s->n + 1, sizeof *run);
+    if (!st && !run)
+        st = PL_ENOMEM;
+    for (int32_t k = 0; !st && k < s->n; k++)
+        run[k] = (pl_running_job){s->r[k].job, s->r[k].gpus, s->r[k].k};
+    pl_job *q = (pl_job *)job; /* read only, as every policy treats its queue */
+    pl_policy_request req = {&o, s->topo, run, s->n, &q, 1};
+    if (!st)
+        st = pl_topo_aware_scores(&req, job, machines, n, scores);
+    free(run);
+    return st;
+}
+
 /* ---- commit --------------------------------------------------------------------------- */
 
 /* The machine above every GPU, or -1 when they are on several. */

@@ -357,6 +357,55 @@ static void test_many_ids(void **state)
     pl_topology_free(c);
 }
 
+/* Scores per machine: topo-aware's utility on that machine alone, the same
+ * number its decision gives when that machine is the only choice; -1 where
+ * the job does not fit. */
+static void test_scores(void **state)
+{
+    (void)state;
+    pl_topology *c = minsky_cluster(2);
+    pl_sched *s = NULL;
+    assert_pl_ok(pl_sched_create(c, &s));
+    const pl_topology *t = pl_sched_topology(s);
+    int32_t m[2];
+    assert_pl_ok(pl_topology_find(t, "cluster/rack0/node0", &m[0]));
+    assert_pl_ok(pl_topology_find(t, "cluster/rack0/node1", &m[1]));
+    pl_job *two = job_of("two", 2, 1, GIB), *five = job_of("five", 5, 1, GIB);
+    double sc[2];
+    assert_pl_ok(pl_sched_score(s, NULL, two, m, 2, sc));
+    assert_true(sc[0] > 0 && sc[0] <= 1);
+    assert_true(sc[0] == sc[1]); /* two idle machines alike */
+    /* The idle machine's score is the utility of topo-aware's decision. */
+    pl_decision *d = place1(s, two, "topo-aware");
+    pl_decision_info info;
+    assert_pl_ok(pl_decision_get(d, 0, &info));
+    assert_true(info.utility == sc[0]);
+    pl_decision_free(d);
+    /* gpu0 and gpu2 of node0 taken: its two free GPUs are on different
+     * sockets (distance 22), node1 still has an NVLink pair: node1 wins. */
+    int32_t g0, g2;
+    assert_pl_ok(pl_topology_find(t, "cluster/rack0/node0/package0/gpu0", &g0));
+    assert_pl_ok(pl_topology_find(t, "cluster/rack0/node0/package1/gpu2", &g2));
+    pl_job *one = job_of("one", 1, 1, GIB);
+    assert_pl_ok(pl_sched_commit_gpus(s, "x", one, &g0, 1));
+    assert_pl_ok(pl_sched_commit_gpus(s, "y", one, &g2, 1));
+    assert_pl_ok(pl_sched_score(s, NULL, two, m, 2, sc));
+    assert_true(sc[0] >= 0 && sc[0] < sc[1]);
+    /* Five GPUs fit no Minsky; a package is not a machine. */
+    assert_pl_ok(pl_sched_score(s, NULL, five, m, 2, sc));
+    assert_true(sc[0] == -1 && sc[1] == -1);
+    int32_t pkg;
+    assert_pl_ok(pl_topology_find(t, "cluster/rack0/node0/package0", &pkg));
+    assert_pl_status(pl_sched_score(s, NULL, two, &pkg, 1, sc), PL_EINVAL);
+    assert_pl_status(pl_sched_score(s, NULL, NULL, m, 2, sc), PL_EINVAL);
+    assert_pl_ok(pl_sched_score(s, NULL, two, m, 0, NULL));
+    pl_job_free(two);
+    pl_job_free(five);
+    pl_job_free(one);
+    pl_sched_free(s);
+    pl_topology_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -366,6 +415,7 @@ int main(void)
         cmocka_unit_test(test_place_sees_commits),
         cmocka_unit_test(test_background_load),
         cmocka_unit_test(test_many_ids),
+        cmocka_unit_test(test_scores),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
