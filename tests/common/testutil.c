@@ -140,6 +140,16 @@ int64_t pl_test_range(pl_test_rng *r, int64_t lo, int64_t hi)
     return lo + (int64_t)(pl_test_rand(r) % (uint64_t)(hi - lo + 1));
 }
 
+FILE *pl_test_tmpfile(char path[PL_TEST_TMP_PATH])
+{
+    snprintf(path, PL_TEST_TMP_PATH, "/tmp/pl_test_XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    return f;
+}
+
 char *pl_test_topology_output(pl_status (*writer)(const pl_topology *, FILE *), const pl_topology *t)
 {
     char *buf = NULL;

@@ -34,6 +34,11 @@ const char *pl_test_data(char *buf, const char *rel);
  * prints for t, as a malloc'ed string; fails the test if it fails. */
 char *pl_test_topology_output(pl_status (*writer)(const pl_topology *, FILE *), const pl_topology *t);
 
+/* A new temporary file /tmp/pl_test_XXXXXX, opened for writing, its name
+ * in path; fails the test if it cannot be made. The caller removes it. */
+#define PL_TEST_TMP_PATH 32
+FILE *pl_test_tmpfile(char path[PL_TEST_TMP_PATH]);
+
 /* Run the placement CLI ($PL_PLACEMENT_BIN, else "placement") with args
  * through the shell, in directory dir (NULL: the current one); capture its
  * stdout (and stderr when merge) into out (cap bytes, NUL-terminated);

@@ -221,10 +221,8 @@ static void test_line_errors(void **s)
 static void test_message_names_file(void **s)
 {
     (void)s;
-    char path[] = "/tmp/pl_dimacs_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
+    char path[PL_TEST_TMP_PATH];
+    FILE *f = pl_test_tmpfile(path);
     fputs("p min 2 1\n\na 1 2 0 1 zz\n", f);
     fclose(f);
     pl_flownet *net = NULL;

@@ -63,11 +63,8 @@ static void test_example_trace(void **state)
 static void test_busy_trace(void **state)
 {
     (void)state;
-    char trace[] = "/tmp/pl_loop_trace_XXXXXX";
-    int fd = mkstemp(trace);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    assert_non_null(f);
+    char trace[PL_TEST_TMP_PATH];
+    FILE *f = pl_test_tmpfile(trace);
     fputs("name,arrival,gpus,cores,memory,duration\n", f);
     pl_test_rng r = {19};
     double t = 0;

@@ -18,10 +18,8 @@ static char out[1 << 16];
 /* Run "placement ARGS < file holding text", stderr merged into out. */
 static int run_input(const char *args, const char *text)
 {
-    char path[] = "/tmp/pl_cli_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
+    char path[PL_TEST_TMP_PATH];
+    FILE *f = pl_test_tmpfile(path);
     fputs(text, f);
     fclose(f);
     char full[512];

@@ -83,11 +83,8 @@ static void test_help(void **s)
 static void test_deep_xml(void **s)
 {
     (void)s;
-    char path[] = "/tmp/pl_cli_deep_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    assert_non_null(f);
+    char path[PL_TEST_TMP_PATH];
+    FILE *f = pl_test_tmpfile(path);
     fputs("<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n", f);
     for (int i = 0; i < 100000; i++)
         fputs("<object type=\"Group\" cpuset=\"0x1\" complete_cpuset=\"0x1\" nodeset=\"0x1\""
@@ -119,10 +116,8 @@ static void test_text_scales(void **s)
     (void)s;
     static char big[1 << 16];
     alarm(10);
-    char path[] = "/tmp/pl_topo_big_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
+    char path[PL_TEST_TMP_PATH];
+    fclose(pl_test_tmpfile(path));
     char args[128];
     snprintf(args, sizeof args, "topo --builtin minsky --machines 16000 > %s", path);
     assert_int_equal(pl_test_run_cli(NULL, args, 0, big, sizeof big), 0);

@@ -507,11 +507,8 @@ static void test_bad_xml(void **state)
     assert_non_null(strstr(pl_last_error(), "hwloc 3"));
 
     /* A malformed file names the file. */
-    char path[] = "/tmp/pl_test_hwloc_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    assert_non_null(f);
+    char path[PL_TEST_TMP_PATH];
+    FILE *f = pl_test_tmpfile(path);
     fputs("<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n<object type=", f);
     fclose(f);
     pl_topology *t = NULL;

@@ -109,11 +109,8 @@ static void test_hundred_thousand_levels(void **state)
     strcpy(xml + k, "</topology>\n");
     expect_refused(xml, "<buffer>:3: ", "nested more than 64 deep");
 
-    char path[] = "/tmp/pl_deep_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    assert_non_null(f);
+    char path[PL_TEST_TMP_PATH];
+    FILE *f = pl_test_tmpfile(path);
     fputs(xml, f);
     fclose(f);
     pl_topology *t = (pl_topology *)&t;
