@@ -107,11 +107,12 @@ typedef void (*pl_sim_progress_fn)(void *data, int32_t settled, int32_t total, d
 
 /**
  * Largest number of seconds a time option (interval, startup delays) or a
- * trace's time field (arrival, duration, deadline, startup) may hold: 1e9 s,
- * 31.7 years. Simulated times are doubles; below this they keep better than
- * a microsecond, where 1e17 s would already round a 10 s run to 16 s.
+ * trace's time field (arrival, duration, deadline, startup) may hold: 1e10
+ * s, 317 years, so that Unix timestamps (1.8e9 in 2027) fit. Simulated times
+ * are doubles; below this they keep about two microseconds, where 1e17 s
+ * would already round a 10 s run to 16 s.
  */
-#define PL_SIM_MAX_SECONDS 1e9
+#define PL_SIM_MAX_SECONDS 1e10
 
 /** Options of a run; initialise with pl_sim_opts_init(). */
 typedef struct pl_sim_opts {

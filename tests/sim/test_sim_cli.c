@@ -132,14 +132,14 @@ static void test_simulate_trace_cluster_failures(void **s)
     assert_int_equal(run(args, 1), 1);
     snprintf(args, sizeof args, "simulate --trace %s/t.csv --startup-delay -1", dir);
     assert_int_equal(run(args, 1), 2);
-    /* Issue 25: times beyond 1e9 s lost precision (--interval 1e17 gave a
+    /* Issue 25: times beyond 1e10 s lost precision (--interval 1e17 gave a
      * 10 s job a run time of 16 s, 1e308 an infinite turnaround, exit 0). */
     static const char *const big[] = {"--interval 1e17", "--interval 1e308", "--interval inf",
                                       "--startup-delay 1e18"};
     for (int i = 0; i < 4; i++) {
         snprintf(args, sizeof args, "simulate --trace %s/t.csv %s", dir, big[i]);
         assert_int_equal(run(args, 1), 2);
-        assert_non_null(strstr(out, i < 3 ? "(0, 1e9]" : "[0, 1e9]"));
+        assert_non_null(strstr(out, i < 3 ? "(0, 1e10]" : "[0, 1e10]"));
     }
     snprintf(path, sizeof path, "%s/f2.csv", dir);
     write_file(path, "time,gpu\n1,gpu9\n");

@@ -138,7 +138,7 @@ int cmd_simulate(int argc, char **argv)
         case 'd':
             set.startup_delay = strtod(optarg, &end);
             if (!*optarg || *end || !(set.startup_delay >= 0 && set.startup_delay <= PL_SIM_MAX_SECONDS))
-                return usage_error("--startup-delay wants a number of seconds in [0, 1e9]");
+                return usage_error("--startup-delay wants a number of seconds in [0, 1e10]");
             break;
         case 'p': policy = optarg; break;
         case 'o': set.out_dir = optarg; break;
@@ -172,7 +172,7 @@ int cmd_simulate(int argc, char **argv)
         case 'i':
             set.interval = strtod(optarg, &end);
             if (!*optarg || *end || !(set.interval > 0 && set.interval <= PL_SIM_MAX_SECONDS))
-                return usage_error("--interval wants a number of seconds in (0, 1e9]");
+                return usage_error("--interval wants a number of seconds in (0, 1e10]");
             break;
         case 'h': simulate_usage(stdout); return 0;
         default: simulate_usage(stderr); return 2;
