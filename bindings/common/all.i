@@ -7,4 +7,5 @@
 %include "job.i"
 %include "interference.i"
 %include "policy.i"
+%include "sched.i"
 %include "sim.i"

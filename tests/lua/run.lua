@@ -690,6 +690,29 @@ end)
 
 -- In a fresh interpreter: in this one the earlier cycles have grown the heap,
 -- whose free pages would absorb a leak without the RSS moving.
+-- The allocation lifecycle (placement/sched.h): commit, release, score.
+check("Sched: place, commit, release, score", function()
+  local c = placement.Topology.cluster(placement.Topology.builtin("minsky"), 2, 2)
+  local s = placement.Sched(c)
+  local pair = placement.job("pair", 2)
+  local set = placement.JobSet()
+  set:add(pair)
+  local d = s:place(set, "topo-aware")
+  assert(s:job_count() == 0)
+  s:commit("job-1", pair, d, 0)
+  assert(s:job_count() == 1 and s:id_at(0) == "job-1")
+  assert(#s:gpus("job-1") == 2)
+  raises(function() s:commit("job-1", pair, d, 0) end, "PL_EINVAL", "already committed")
+  local t = s:topology()
+  local m = { t:find("cluster/rack0/node0"), t:find("cluster/rack0/node1") }
+  local sc = s:score(placement.job("two", 2), m)
+  assert(#sc == 2 and sc[1] >= 0 and sc[2] >= 0)
+  assert(s:score(placement.job("five", 5), m)[1] == -1)
+  s:release("job-1")
+  raises(function() s:release("job-1") end, "PL_ENOTFOUND", "no job")
+  assert(s:job_count() == 0)
+end)
+
 -- Issue 25: a wrapper that dereferenced self, or strlen'ed a nil text, crashed
 -- the interpreter. Every method of every class (found through the class
 -- metatables SWIG keeps in the registry) is called with self = nil and 0 to

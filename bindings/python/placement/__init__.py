@@ -17,7 +17,7 @@ from .core import (  # noqa: F401  (re-exported API)
     topology_builtin_count, topology_builtin_name, decision_kind_name,
     Sim as _Sim, Scenario as _Scenario, sim_scenario_count, sim_scenario_name,
     SIM_RUNTIME_PROGRESS, SIM_RUNTIME_ARTIFACT,
-    PolicyOptions, SimOptions as _SimOptions, Trace, NodeConstraint, ConstraintConflict,
+    PolicyOptions, SimOptions as _SimOptions, Trace, NodeConstraint, ConstraintConflict, Sched,
     conflict_kind_name, JOB_ALL_TASKS,
 )
 from .core import *  # noqa: F401,F403  (enum constants VK_GPU, RES_UNITS, LK_NVLINK, ...)

@@ -1,0 +1,131 @@
+/* placement/sched.h: the allocation lifecycle. A Sched owns its handle (and
+ * through it a copy of the topology and of every committed job), so nothing
+ * it holds is borrowed from the script; topology() returns a copy. */
+
+%{
+typedef struct pl_sched Sched;
+
+/* Machine or GPU vertex ids from a script list of numbers. */
+static int32_t *plb_vertex_ids(plb_doubles_in ids, const char *what)
+{
+    int32_t *v = malloc(sizeof *v * (size_t)(ids.n > 0 ? ids.n : 1));
+    if (!v) {
+        plb_status = pl_solver_error(PL_ENOMEM, "out of memory");
+        return NULL;
+    }
+    for (int32_t i = 0; i < ids.n; i++) {
+        double x = ids.v[i];
+        if (!(x >= 0 && x <= INT32_MAX && x == (double)(int32_t)x)) {
+            free(v);
+            plb_status = pl_solver_error(PL_EINVAL, "%s: %g is not a vertex id", what, x);
+            return NULL;
+        }
+        v[i] = (int32_t)x;
+    }
+    return v;
+}
+%}
+
+%newobject Sched::place;
+%newobject Sched::topology;
+typedef struct {} Sched;
+
+%extend Sched {
+    /** A live cluster: a copy of topology (its allocations stay as background load). */
+    Sched(const Topology *topology)
+    {
+        Sched *s = NULL;
+        PLB_CHECK(pl_sched_create(topology, &s), NULL);
+        return s;
+    }
+    ~Sched() { pl_sched_free($self); }
+    /** Where jobs (in queue order) would go now; changes nothing. The
+     *  committed jobs are the running ones. */
+    Decisions *place(const JobSet *jobs, const char *policy = NULL, uint64_t seed = 1,
+                     const ProfileSet *profiles = NULL, const PolicyOptions *options = NULL)
+    {
+        pl_policy_opts o;
+        pl_policy_opts_init(&o);
+        if (policy)
+            o.policy = policy;
+        o.seed = seed;
+        o.profiles = profiles;
+        o.policy_opts = plb_policy_ext(options);
+        if (!jobs)
+            PLB_FAIL(PL_EINVAL, NULL, "Sched.place: jobs is None/nil");
+        Job **q = plb_queue(jobs);
+        if (!q)
+            return NULL;
+        Decisions *d = NULL;
+        pl_status st = pl_sched_place($self, &o, q, pl_jobset_count(jobs), &d);
+        free(q);
+        PLB_CHECK(st, NULL);
+        return d;
+    }
+    /** Commit decision i of decisions for job under id (job is copied). */
+    void commit(const char *id, const Job *job, const Decisions *decisions, int32_t i)
+    {
+        PLB_CHECK(pl_sched_commit($self, id, job, decisions, i), );
+    }
+    /** Commit job under id on the GPU vertices gpus (task t on gpus[t]). */
+    void commit_gpus(const char *id, const Job *job, plb_doubles_in gpus)
+    {
+        int32_t *g = plb_vertex_ids(gpus, "Sched.commit_gpus");
+        if (!g)
+            return;
+        pl_status st = pl_sched_commit_gpus($self, id, job, g, gpus.n);
+        free(g);
+        PLB_CHECK(st, );
+    }
+    /** Release the job committed under id: exactly what its commit took. */
+    void release(const char *id) { PLB_CHECK(pl_sched_release($self, id), ); }
+    /** Number of committed jobs. */
+    int32_t job_count() { return pl_sched_job_count($self); }
+    /** Id of committed job k (0 .. job_count() - 1, no particular order). */
+    const char *id_at(int32_t k)
+    {
+        pl_sched_job_info info;
+        PLB_CHECK(pl_sched_job_at($self, k, &info), NULL);
+        return info.id;
+    }
+    /** GPU vertices of the job committed under id, by task. */
+    plb_ints gpus(const char *id)
+    {
+        plb_ints r = { 0, NULL };
+        pl_sched_job_info info;
+        PLB_CHECK(pl_sched_job($self, id, &info), r);
+        r = plb_ints_alloc(info.ngpus);
+        if (r.v && info.ngpus > 0)
+            memcpy(r.v, info.gpus, sizeof *r.v * (size_t)info.ngpus);
+        return r;
+    }
+    /** Score job on each machine vertex of machines alone: topo-aware's
+     *  utility there, -1 where it does not fit now. */
+    plb_f64s score(const Job *job, plb_doubles_in machines)
+    {
+        plb_f64s r = { 0, NULL };
+        int32_t *m = plb_vertex_ids(machines, "Sched.score");
+        if (!m)
+            return r;
+        if (!(r.v = malloc(sizeof *r.v * (size_t)(machines.n > 0 ? machines.n : 1)))) {
+            free(m);
+            PLB_FAIL(PL_ENOMEM, r, "out of memory");
+        }
+        pl_status st = pl_sched_score($self, NULL, job, m, machines.n, r.v);
+        free(m);
+        if (st) {
+            free(r.v);
+            r.v = NULL;
+            PLB_CHECK(st, r);
+        }
+        r.n = machines.n;
+        return r;
+    }
+    /** A copy of the live topology: capacities and what is allocated now. */
+    Topology *topology()
+    {
+        Topology *t = NULL;
+        PLB_CHECK(pl_topology_copy(pl_sched_topology($self), &t), NULL);
+        return t;
+    }
+}
