@@ -97,6 +97,24 @@ out=$(LD_LIBRARY_PATH="$libdir" "$tmp/scheduler_loop" "$src/examples/sim/cluster
 [ "$(echo "$out" | tail -n 1)" = "placed 40 released 40 double-booked 0 leaked 0" ] ||
   { echo "$out"; echo "FAIL: scheduler_loop's last line"; exit 1; }
 
+# Installed programs and modules carry an RUNPATH to the installed library,
+# so they run without LD_LIBRARY_PATH (issue 21).
+prefix=$(meson introspect "$build" --buildoptions | python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))')
+for f in "$dest$prefix/bin/placement" $(find "$dest" -name '_core*.so' -o -path '*/lua/*/placement.so'); do
+  readelf -d "$f" | grep -q "RUNPATH.*$prefix" || { echo "FAIL: $f has no RUNPATH to $prefix"; readelf -d "$f" | grep -i path; exit 1; }
+done
+# The Python package lands where /usr/bin/python3 looks for that prefix
+# (when it looks there at all: /usr/local on Debian).
+init=$(find "$dest" -path '*/placement/__init__.py' | head -n 1)
+if [ -n "$init" ] && [ -x /usr/bin/python3 ]; then
+  site=$(dirname "$(dirname "${init#"$dest"}")")
+  searched=$(/usr/bin/python3 -c 'import sys; print("\n".join(sys.path))' | grep "^$prefix/lib/python" | head -n 1)
+  if [ -n "$searched" ] && [ "$site" != "$searched" ]; then
+    echo "FAIL: the package went to $site, python3 searches $searched"; exit 1
+  fi
+  echo "python package in $site"
+fi
+
 # The man page documents every command and every long option of each.
 man=$(sed 's/\\-/-/g' "$src/doc/placement.1")
 bin=${PL_PLACEMENT_BIN:-placement}
