@@ -22,6 +22,21 @@ tasks that must share a machine; task_a, task_b the tasks involved (task_b
 None unless SELF_ANTI)."""
 %}
 
+%pythoncode %{
+def _whole(x, what, where):
+    """x as an int when it is a whole number; ValueError otherwise."""
+    import numbers
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        raise ValueError("%s of %r: %r is not a number" % (what, where, x))
+    if isinstance(x, numbers.Integral):
+        return int(x)
+    f = float(x)
+    if f != f or f in (float("inf"), float("-inf")) or not f.is_integer():
+        raise ValueError("%s of %r: %r is not a whole number (the solvers use integers: "
+                         "scale the graph first)" % (what, where, x))
+    return int(f)
+%}
+
 %extend FlowNetwork {
 %pythoncode %{
 def add_arc(self, tail, head, cost=0, capacity=None, lower=0):
@@ -65,18 +80,27 @@ def to_networkx(self):
 
 @staticmethod
 def from_networkx(g, demand="demand", capacity="capacity", weight="weight", lower="lower"):
-    """A FlowNetwork from a networkx (Multi)DiGraph with networkx's
+    """A FlowNetwork from a networkx DiGraph or MultiDiGraph with networkx's
     min-cost-flow conventions: node i is the i-th node of g (named str(node)),
     supply = -demand, an edge without 'capacity' is unbounded, 'weight' is
-    the cost (default 0). Arc j is the j-th edge of g.edges()."""
+    the cost (default 0). Arc j is the j-th edge of g.edges().
+
+    The solvers work in integers: a demand, capacity, weight or lower bound
+    that is not a whole number raises ValueError (scale the graph first, e.g.
+    weights by 100) instead of being truncated. An undirected graph raises
+    networkx.NetworkXNotImplemented, as networkx's own min_cost_flow does."""
+    if not g.is_directed():
+        import networkx
+        raise networkx.NetworkXNotImplemented("not implemented for undirected type")
     net = FlowNetwork()
     index = {}
     for node, data in g.nodes(data=True):
-        index[node] = net.add_node(-int(data.get(demand, 0)), str(node))
+        index[node] = net.add_node(-_whole(data.get(demand, 0), demand, node), str(node))
     for u, v, data in g.edges(data=True):
         cap = data.get(capacity)
-        net.add_arc(index[u], index[v], cost=int(data.get(weight, 0)),
-                    capacity=None if cap is None else int(cap), lower=int(data.get(lower, 0)))
+        net.add_arc(index[u], index[v], cost=_whole(data.get(weight, 0), weight, (u, v)),
+                    capacity=None if cap is None else _whole(cap, capacity, (u, v)),
+                    lower=_whole(data.get(lower, 0), lower, (u, v)))
     return net
 
 def __repr__(self):
@@ -125,7 +149,11 @@ def __repr__(self):
 %pythoncode %{
 @staticmethod
 def data_parallel(name, gpus, traffic=1.0, workload=None, size="1"):
-    """A job of `gpus` one-GPU tasks talking all-to-all with `traffic`."""
+    """A job of `gpus` one-GPU tasks talking all-to-all with `traffic`.
+    gpus must be an integer >= 1 (ValueError otherwise)."""
+    import numbers
+    if isinstance(gpus, bool) or not isinstance(gpus, numbers.Integral) or gpus < 1:
+        raise ValueError("data_parallel: gpus must be an integer >= 1, got %r" % (gpus,))
     j = Job(name)
     for _ in range(gpus):
         j.add_task()

@@ -143,6 +143,61 @@ def test_agrees_with_networkx(seed):
         assert net.solve(solver).cost == expected
 
 
+def test_agrees_with_networkx_200_graphs():
+    """Issue 21: 200 random integer digraphs, small enough for networkx to
+    be quick; the flow_dict is networkx-shaped and costs the optimum."""
+    for seed in range(200):
+        rng = random.Random(1000 + seed)
+        g = random_graph(rng, rng.randint(3, 9), rng.randint(4, 20))
+        if rng.random() < 0.3:
+            g = nx.MultiDiGraph(g)
+            u, v = next(iter(g.edges()))
+            g.add_edge(u, v, weight=0, capacity=rng.randint(1, 5))  # a parallel arc
+        expected = nx.min_cost_flow_cost(g)
+        res = placement.FlowNetwork.from_networkx(g).solve()
+        assert res.cost == expected, seed
+        flow = res.flow_dict(g)
+        if g.is_multigraph():
+            cost = sum(d.get("weight", 0) * flow[u][v][k] for u, v, k, d in g.edges(keys=True, data=True))
+        else:
+            cost = nx.cost_of_flow(g, flow)
+        assert cost == expected, seed
+        for node, data in g.nodes(data=True):  # conservation, networkx's sign
+            out = sum(f for v in flow[node] for f in (flow[node][v].values() if g.is_multigraph() else [flow[node][v]]))
+            into = sum(f for u in flow for v in flow[u] if v == node
+                       for f in (flow[u][v].values() if g.is_multigraph() else [flow[u][v]]))
+            assert into - out == data.get("demand", 0), seed
+
+
+def test_from_networkx_refuses_what_it_cannot_solve_exactly():
+    g = nx.DiGraph()
+    g.add_node("s", demand=-1)
+    g.add_node("t", demand=1)
+    g.add_edge("s", "t", weight=1.5, capacity=1)
+    with pytest.raises(ValueError, match="weight of .*1.5 is not a whole number"):
+        placement.FlowNetwork.from_networkx(g)
+    g["s"]["t"]["weight"] = 2.0  # a whole float is fine
+    assert placement.FlowNetwork.from_networkx(g).solve().cost == 2
+    g.nodes["t"]["demand"] = 0.5
+    with pytest.raises(ValueError, match="demand"):
+        placement.FlowNetwork.from_networkx(g)
+    u = nx.Graph()
+    u.add_edge("a", "b", weight=1)
+    with pytest.raises(nx.NetworkXNotImplemented):
+        nx.min_cost_flow_cost(u)
+    with pytest.raises(nx.NetworkXNotImplemented):
+        placement.FlowNetwork.from_networkx(u)
+
+
+def test_version_and_job_validation():
+    assert placement.__version__ == placement.VERSION
+    with pytest.raises(ValueError, match="gpus must be an integer >= 1, got -1"):
+        placement.Job.data_parallel("x", -1)
+    with pytest.raises(ValueError):
+        placement.Job.data_parallel("x", 2.5)
+    assert placement.Job.data_parallel("x", 3).task_count() == 3
+
+
 def test_networkx_round_trip(data):
     net = placement.FlowNetwork.from_dimacs(data("flow/graph_2m_1j_2t_2p.in"))
     g = net.to_networkx()

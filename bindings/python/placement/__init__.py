@@ -22,6 +22,8 @@ from .core import (  # noqa: F401  (re-exported API)
 )
 from .core import *  # noqa: F401,F403  (enum constants VK_GPU, RES_UNITS, LK_NVLINK, ...)
 
+__version__ = VERSION
+
 Error = _core.Error
 InvalidArgumentError = _core.InvalidArgumentError
 NoMemoryError = _core.NoMemoryError
@@ -69,6 +71,20 @@ class FlowResult:
     def potential(self, node):
         """Potential (dual value) of `node`."""
         return self.potentials[node]
+
+    def flow_dict(self, g):
+        """The flows shaped like networkx's min_cost_flow() result, for the
+        graph g this network was made from with FlowNetwork.from_networkx():
+        {u: {v: flow}} for a DiGraph, {u: {v: {key: flow}}} for a
+        MultiDiGraph (arc j is the j-th edge of g.edges())."""
+        out = {u: {} for u in g.nodes}
+        if g.is_multigraph():
+            for j, (u, v, k) in enumerate(g.edges(keys=True)):
+                out[u].setdefault(v, {})[k] = self.flows[j]
+        else:
+            for j, (u, v) in enumerate(g.edges()):
+                out[u][v] = self.flows[j]
+        return out
 
     def flows_array(self):
         """The flows as a numpy int64 array (needs python3-numpy)."""
