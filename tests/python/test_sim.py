@@ -171,3 +171,28 @@ def test_example_simulate_sc17():
     rows = {line.split()[0]: line.split()[1] for line in out[2:]}
     # The makespans `placement demo` prints for sc17-s1.
     assert rows == {"topo-aware": "1383.7", "topo-aware-p": "1401.7", "fcfs": "1436.7", "bf": "1383.7"}
+
+
+def test_cli_machine_readable_output():
+    """Issue 21: `placement simulate --format json` is one JSON document,
+    csv one header and one line per policy, with the table's columns."""
+    import json
+    import os
+    import subprocess
+    exe = os.environ.get("PL_PLACEMENT_BIN")
+    if not exe:
+        pytest.skip("PL_PLACEMENT_BIN not set (run through meson test)")
+    out = subprocess.run([exe, "simulate", "--scenario", "sc17-s1", "--format", "json", "--quiet"],
+                         capture_output=True, text=True, check=True).stdout
+    doc = json.loads(out)
+    assert doc["workload"] == "sc17-s1" and doc["jobs"] == 100 and doc["machines"] == 5
+    assert [p["policy"] for p in doc["policies"]] == ["topo-aware", "topo-aware-p", "fcfs", "bf"]
+    assert all(p["makespan_s"] > 0 and p["unfin"] == 0 for p in doc["policies"])
+    csv = subprocess.run([exe, "simulate", "--scenario", "sc17-proto", "--format", "csv", "--quiet",
+                          "--policy", "fcfs,bf"], capture_output=True, text=True, check=True).stdout
+    lines = csv.strip().split("\n")
+    assert lines[0].startswith("policy,makespan_s,turnaround,")
+    assert [line.split(",")[0] for line in lines[1:]] == ["fcfs", "bf"]
+    bad = subprocess.run([exe, "simulate", "--scenario", "sc17-proto", "--format", "xml"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "--format wants table, csv or json" in bad.stderr

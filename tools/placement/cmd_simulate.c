@@ -16,6 +16,7 @@ static void simulate_usage(FILE *f)
             "                          [--machines N] [--jobs N] [--policy NAME[,NAME...]] [--seed N]\n"
             "                          [--interval S] [--runtime progress|artifact]\n"
             "                          [--startup-delay S] [--failures FILE] [--out DIR] [--quiet]\n"
+            "                          [--format table|csv|json]\n"
             "\n"
             "Replay a workload on a cluster (Minsky machines unless --cluster) under each\n"
             "policy (same workload, same cluster) and print one row per policy: makespan (the\n"
@@ -55,6 +56,8 @@ static void simulate_usage(FILE *f)
             "                       DIR/NAME-POLICY-timeline.csv (utilisation over time) and\n"
             "                       DIR/NAME.svg (CDFs of slowdown and waiting time, utilisation)\n"
             "  -q, --quiet          no progress bar on the terminal\n"
+            "  -F, --format FMT     table (default), csv (a header and one line per policy) or\n"
+            "                       json (one document: the workload, its size, a record per policy)\n"
             "\n"
             "Exit status: 0 ok, 1 a load or a run failed, 2 usage error.\n");
 }
@@ -120,16 +123,17 @@ int cmd_simulate(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'},
         {"runtime", required_argument, NULL, 'r'},  {"cluster", required_argument, NULL, 'c'},
         {"startup-delay", required_argument, NULL, 'd'}, {"failures", required_argument, NULL, 'f'},
+        {"format", required_argument, NULL, 'F'},
         {NULL, 0, NULL, 0},
     };
     const char *scenario = NULL, *trace = NULL, *policy = "topo-aware,topo-aware-p,fcfs,bf";
-    const char *cluster = NULL, *failures = NULL;
+    const char *cluster = NULL, *failures = NULL, *format = "table";
     long long machines = 0, njobs = 0;
     sim_settings set = {.seed = 1, .runtime = PL_SIM_RUNTIME_PROGRESS};
     char *end;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "s:t:m:n:p:i:o:r:c:d:f:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "s:t:m:n:p:i:o:r:c:d:f:F:qh", longopts, NULL)) != -1) {
         switch (c) {
         case 's': scenario = optarg; break;
         case 't': trace = optarg; break;
@@ -143,6 +147,11 @@ int cmd_simulate(int argc, char **argv)
         case 'p': policy = optarg; break;
         case 'o': set.out_dir = optarg; break;
         case 'q': set.quiet = 1; break;
+        case 'F':
+            if (strcmp(optarg, "table") && strcmp(optarg, "csv") && strcmp(optarg, "json"))
+                return usage_error("--format wants table, csv or json");
+            format = optarg;
+            break;
         case 'r':
             if (!strcmp(optarg, "progress"))
                 set.runtime = PL_SIM_RUNTIME_PROGRESS;
@@ -256,14 +265,20 @@ int cmd_simulate(int argc, char **argv)
     int32_t nmach = 0, ngpu = 0;
     pl_topology_descendants(topo, -1, PL_VK_MACHINE, NULL, 0, &nmach);
     pl_topology_descendants(topo, -1, PL_VK_GPU, NULL, 0, &ngpu);
-    if (cluster)
+    int table = !strcmp(format, "table");
+    if (table && cluster)
         printf("%s: %d jobs on %d machines, %d GPUs (%s)\n", name, (int)pl_jobset_count(work), (int)nmach,
                (int)ngpu, cluster);
-    else
+    else if (table)
         printf("%s: %d jobs on %d %s machines\n", name, (int)pl_jobset_count(work), (int)nmach,
                scenario && !strcmp(scenario, "drmaestro") ? "Firestone" : "Minsky");
     int rc = sim_compare(name, topo, work, names, npol, &set, rows);
-    if (!rc) {
+    if (!rc && !table) {
+        if (!strcmp(format, "csv"))
+            sim_print_csv(stdout, rows, npol);
+        else
+            sim_print_json(stdout, name, pl_jobset_count(work), nmach, ngpu, rows, npol);
+    } else if (!rc) {
         sim_print_table(stdout, rows, npol);
         if (set.out_dir)
             printf("per-job CSVs: %s/%s-POLICY.csv; utilisation: %s/%s-POLICY-timeline.csv; plot: %s\n",

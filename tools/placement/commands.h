@@ -49,5 +49,11 @@ int sim_make_dir(const char *dir);
 int sim_compare(const char *name, const pl_topology *topo, const pl_jobset *jobs,
                 const char *const *policies, int npol, const sim_settings *set, sim_row *rows);
 void sim_print_table(FILE *f, const sim_row *rows, int n);
+/* The same rows as CSV (header line, one line per policy, the table's
+ * columns under the same names) or as one JSON document {"workload",
+ * "jobs", "machines", "gpus", "policies": [{column: value, ...}]}. */
+void sim_print_csv(FILE *f, const sim_row *rows, int n);
+void sim_print_json(FILE *f, const char *workload, int32_t jobs, int32_t machines, int32_t gpus,
+                    const sim_row *rows, int n);
 
 #endif

@@ -1,6 +1,7 @@
 /* Shared by `placement simulate` and `placement demo`: run several policies
  * on one workload, print the comparison table, write the CSVs and the SVG. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,84 @@ int sim_compare(const char *name, const pl_topology *topo, const pl_jobset *jobs
         pl_sim_result_free(res[p]);
     free(res);
     return rc;
+}
+
+/* One policy's values in the table's column order, and their names. */
+#define SIM_COLUMNS 14
+static const char *const sim_column[SIM_COLUMNS] = {
+    "policy", "makespan_s", "turnaround", "mean_wait", "max_wait", "mean_slow", "slower",
+    "below_u", "rejct", "unfin", "dec_p50ms", "dec_p99ms", "gpu_util", "frag"};
+
+static void sim_values(const pl_sim_summary *s, double v[SIM_COLUMNS])
+{
+    const double x[SIM_COLUMNS] = {0, s->makespan, s->mean_turnaround, s->mean_wait, s->max_wait,
+                                   s->mean_slowdown, s->slower_than_ideal, s->below_min_utility,
+                                   s->rejected, s->unfinished, s->decision_p50 * 1e3,
+                                   s->decision_p99 * 1e3, s->mean_gpu_util, s->mean_fragmentation};
+    for (int i = 0; i < SIM_COLUMNS; i++)
+        v[i] = x[i];
+}
+
+void sim_print_csv(FILE *f, const sim_row *rows, int n)
+{
+    for (int i = 0; i < SIM_COLUMNS; i++)
+        fprintf(f, "%s%s", i ? "," : "", sim_column[i]);
+    fputc('\n', f);
+    for (int p = 0; p < n; p++) {
+        double v[SIM_COLUMNS];
+        sim_values(&rows[p].sum, v);
+        fputs(rows[p].policy, f);
+        for (int i = 1; i < SIM_COLUMNS; i++)
+            fprintf(f, ",%.17g", v[i]);
+        fputc('\n', f);
+    }
+}
+
+/* A JSON number; JSON has none for NaN or infinity. */
+static void json_number(FILE *f, double x)
+{
+    if (isfinite(x))
+        fprintf(f, "%.17g", x);
+    else
+        fputs("null", f);
+}
+
+/* A JSON string of plain text (policy and workload names). */
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++)
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", (unsigned)(unsigned char)*s);
+        else
+            fputc(*s, f);
+    fputc('"', f);
+}
+
+void sim_print_json(FILE *f, const char *workload, int32_t jobs, int32_t machines, int32_t gpus,
+                    const sim_row *rows, int n)
+{
+    fputs("{\"workload\": ", f);
+    json_string(f, workload);
+    fprintf(f, ", \"jobs\": %d, \"machines\": %d, \"gpus\": %d, \"policies\": [", (int)jobs,
+            (int)machines, (int)gpus);
+    for (int p = 0; p < n; p++) {
+        double v[SIM_COLUMNS];
+        sim_values(&rows[p].sum, v);
+        fputs(p ? ",\n  {\"policy\": " : "\n  {\"policy\": ", f);
+        json_string(f, rows[p].policy);
+        for (int i = 1; i < SIM_COLUMNS; i++) {
+            fprintf(f, ", \"%s\": ", sim_column[i]);
+            json_number(f, v[i]);
+        }
+        fprintf(f, ", \"failures\": %d, \"jobs_killed\": %d, \"lost_gpu_seconds\": ",
+                (int)rows[p].sum.failures, (int)rows[p].sum.jobs_killed);
+        json_number(f, rows[p].sum.lost_gpu_seconds);
+        fputc('}', f);
+    }
+    fputs("\n]}\n", f);
 }
 
 void sim_print_table(FILE *f, const sim_row *rows, int n)
