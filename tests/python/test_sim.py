@@ -196,3 +196,30 @@ def test_cli_machine_readable_output():
     bad = subprocess.run([exe, "simulate", "--scenario", "sc17-proto", "--format", "xml"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "--format wants table, csv or json" in bad.stderr
+
+
+def test_place_cli_json_and_csv(data):
+    """`placement place --format json|csv`: every job decided, paths and ids."""
+    import json
+    import os
+    import subprocess
+    exe = os.environ.get("PL_PLACEMENT_BIN")
+    if not exe:
+        pytest.skip("PL_PLACEMENT_BIN not set (run through meson test)")
+    jobs = data("bad-input/traffic-1e307.json")
+    out = subprocess.run([exe, "place", "--builtin", "minsky", "--machines", "2", "--jobs", jobs,
+                          "--format", "json"], capture_output=True, text=True, check=True).stdout
+    doc = json.loads(out)
+    assert doc["policy"] == "topo-aware"
+    assert [d["decision"] for d in doc["decisions"]] == ["placed", "placed", "placed"]
+    first = doc["decisions"][0]
+    assert len(first["gpus"]) == 2 == len(first["gpu_ids"])
+    assert all(p.startswith(first["machine"] + "/") for p in first["gpus"])
+    csv = subprocess.run([exe, "place", "--builtin", "minsky", "--jobs", jobs, "--format", "csv"],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    assert csv[0] == "job,decision,machine,gpus,utility,comm,slowdown,reason"
+    assert csv[1].startswith('job0,placed,machine,"machine/package0/gpu0,machine/package0/gpu1",')
+    assert csv[2].startswith("job1,waiting,")
+    bad = subprocess.run([exe, "place", "--builtin", "minsky", "--jobs", jobs, "--dot", "--format", "json"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "exclude each other" in bad.stderr

@@ -13,7 +13,7 @@ static void place_usage(FILE *f)
             "usage: placement place (--builtin NAME [--machines N [--per-rack K]] | --xml FILE |\n"
             "                        --json FILE) (--jobs FILE | --sc17 FILE)\n"
             "                       [--policy NAME] [--profiles FILE] [--utility artifact|paper]\n"
-            "                       [--seed N] [--dot]\n"
+            "                       [--seed N] [--dot | --format table|csv|json]\n"
             "\n"
             "Decide where the queued jobs go on an idle topology with a placement policy\n"
             "(doc/policies.md) and print, per job: its decision, machine, GPUs, job utility,\n"
@@ -40,6 +40,9 @@ static void place_usage(FILE *f)
             "      --seed N        seed of the random policy (default 1)\n"
             "  -d, --dot           write the topology as Graphviz DOT after applying the\n"
             "                      placement (allocated vertices shaded) instead of the table\n"
+            "  -F, --format FMT    table (default), csv (a header and one line per job) or json\n"
+            "                      (one document: the policy and a record per job, GPU paths\n"
+            "                      and vertex ids)\n"
             "\n"
             "Exit status: 0 ok, 1 an input could not be loaded or the policy failed, 2 usage error.\n");
 }
@@ -49,6 +52,7 @@ typedef struct place_args {
     long long machines, per_rack;
     unsigned long long seed;
     int dot;
+    int format;              /* OUT_TABLE, OUT_CSV or OUT_JSON */
 } place_args;
 
 static long long count_arg(const char *name, const char *text)
@@ -79,11 +83,12 @@ static int parse_args(int argc, char **argv, place_args *a)
         {"sc17", required_argument, NULL, 's'},     {"policy", required_argument, NULL, 'p'},
         {"profiles", required_argument, NULL, 'P'}, {"utility", required_argument, NULL, 'u'},
         {"seed", required_argument, NULL, 'S'},     {"dot", no_argument, NULL, 'd'},
+        {"format", required_argument, NULL, 'F'},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     int c, sources = 0, queues = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "b:m:r:x:j:J:s:p:P:u:dh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "b:m:r:x:j:J:s:p:P:u:F:dh", longopts, NULL)) != -1) {
         switch (c) {
         case 'b': a->builtin = optarg; sources++; break;
         case 'x': a->xml = optarg; sources++; break;
@@ -94,6 +99,10 @@ static int parse_args(int argc, char **argv, place_args *a)
         case 'P': a->profiles = optarg; break;
         case 'u': a->utility = optarg; break;
         case 'd': a->dot = 1; break;
+        case 'F':
+            if ((a->format = out_format(optarg)) < 0)
+                return usage_error("--format wants table, csv or json");
+            break;
         case 'm':
             if ((a->machines = count_arg("machines", optarg)) < 0)
                 return 2;
@@ -116,6 +125,8 @@ static int parse_args(int argc, char **argv, place_args *a)
     }
     if (sources != 1)
         return usage_error("give exactly one of --builtin, --xml, --json");
+    if (a->dot && a->format != OUT_TABLE)
+        return usage_error("--dot and --format exclude each other");
     if (queues != 1)
         return usage_error("give exactly one of --jobs, --sc17");
     if ((a->machines || a->per_rack) && !a->builtin)
@@ -250,6 +261,83 @@ static void print_table(const table *tb)
     }
 }
 
+static void print_csv(const table *tb)
+{
+    for (int32_t r = 0; r < tb->rows; r++)
+        for (int c = 0; c < NCOL; c++) {
+            out_csv_field(stdout, tb->cell[r][c]);
+            fputc(c + 1 < NCOL ? ',' : '\n', stdout);
+        }
+}
+
+/* One decision as a JSON record: names where a person reads them, vertex
+ * ids beside them for programs. */
+static pl_status print_json_record(const pl_topology *t, const pl_job *job, const pl_decision_info *info)
+{
+    char path[1024];
+    int placed = info->kind == PL_DECISION_PLACED;
+    fputs("{\"job\": ", stdout);
+    out_json_string(stdout, pl_job_name(job));
+    fputs(", \"decision\": ", stdout);
+    out_json_string(stdout, kind_name(info->kind));
+    fputs(", \"machine\": ", stdout);
+    if (placed && info->machine >= 0) {
+        pl_status st = pl_topology_path_name(t, info->machine, path, sizeof path);
+        if (st)
+            return st;
+        out_json_string(stdout, path);
+    } else {
+        fputs("null", stdout);
+    }
+    fputs(", \"gpus\": [", stdout);
+    for (int32_t g = 0; g < info->ngpus; g++) {
+        pl_status st = pl_topology_path_name(t, info->gpus[g], path, sizeof path);
+        if (st)
+            return st;
+        fputs(g ? ", " : "", stdout);
+        out_json_string(stdout, path);
+    }
+    fputs("], \"gpu_ids\": [", stdout);
+    for (int32_t g = 0; g < info->ngpus; g++)
+        printf("%s%d", g ? ", " : "", (int)info->gpus[g]);
+    fputs("], \"utility\": ", stdout);
+    if (placed || info->kind == PL_DECISION_POSTPONED)
+        out_json_number(stdout, info->utility);
+    else
+        fputs("null", stdout);
+    fputs(", \"comm\": ", stdout);
+    if (placed)
+        printf("%lld", (long long)info->comm_cost);
+    else
+        fputs("null", stdout);
+    fputs(", \"slowdown\": ", stdout);
+    if (placed)
+        out_json_number(stdout, info->slowdown);
+    else
+        fputs("null", stdout);
+    fputs(", \"reason\": ", stdout);
+    out_json_string(stdout, info->reason);
+    fputc('}', stdout);
+    return PL_OK;
+}
+
+static pl_status print_json(const pl_topology *t, const char *policy, pl_job *const *q, int32_t n,
+                            const pl_decision *d)
+{
+    fputs("{\"policy\": ", stdout);
+    out_json_string(stdout, policy);
+    fputs(", \"decisions\": [", stdout);
+    pl_status st = PL_OK;
+    for (int32_t i = 0; i < n && !st; i++) {
+        pl_decision_info info;
+        fputs(i ? ",\n  " : "\n  ", stdout);
+        if (!(st = pl_decision_get(d, i, &info)))
+            st = print_json_record(t, q[i], &info);
+    }
+    fputs("\n]}\n", stdout);
+    return st;
+}
+
 static void free_table(table *tb)
 {
     for (int32_t r = 0; r < tb->rows; r++)
@@ -258,7 +346,8 @@ static void free_table(table *tb)
     free(tb->cell);
 }
 
-static pl_status report(const pl_topology *t, pl_job *const *q, int32_t n, const pl_decision *d)
+static pl_status report(const pl_topology *t, pl_job *const *q, int32_t n, const pl_decision *d,
+                        int format)
 {
     static const char *const head[NCOL] = {"job", "decision", "machine", "gpus",
                                            "utility", "comm", "slowdown", "reason"};
@@ -276,7 +365,9 @@ static pl_status report(const pl_topology *t, pl_job *const *q, int32_t n, const
             st = fill_row(t, q[i], &info, tb.cell[tb.rows]);
         tb.rows++;
     }
-    if (!st)
+    if (!st && format == OUT_CSV)
+        print_csv(&tb);
+    else if (!st)
         print_table(&tb);
     free_table(&tb);
     return st;
@@ -311,8 +402,10 @@ static pl_status run(const place_args *a, pl_topology *t, pl_jobset *set)
         pl_policy_request req = {&o, t, NULL, 0, q, n};
         if (!(st = pl_decision_apply(d, &req, t)))
             st = pl_topology_write_dot(t, stdout);
+    } else if (!st && a->format == OUT_JSON) {
+        st = print_json(t, o.policy ? o.policy : "topo-aware", q, n, d);
     } else if (!st) {
-        st = report(t, q, n, d);
+        st = report(t, q, n, d, a->format);
     }
     pl_decision_free(d);
     free(q);

@@ -148,7 +148,7 @@ int cmd_simulate(int argc, char **argv)
         case 'o': set.out_dir = optarg; break;
         case 'q': set.quiet = 1; break;
         case 'F':
-            if (strcmp(optarg, "table") && strcmp(optarg, "csv") && strcmp(optarg, "json"))
+            if (out_format(optarg) < 0)
                 return usage_error("--format wants table, csv or json");
             format = optarg;
             break;

@@ -15,6 +15,17 @@ int cmd_simulate(int argc, char **argv);
 int cmd_simulate_nvme(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 
+/* ---- machine-readable output (output.c) ---- */
+
+enum { OUT_TABLE, OUT_CSV, OUT_JSON };
+/* OUT_TABLE, OUT_CSV or OUT_JSON for "table", "csv", "json"; -1 otherwise. */
+int out_format(const char *text);
+/* A JSON number (null for NaN and infinities) and a JSON string. */
+void out_json_number(FILE *f, double x);
+void out_json_string(FILE *f, const char *s);
+/* One CSV field, quoted when it holds a comma, a quote or a line break. */
+void out_csv_field(FILE *f, const char *s);
+
 /* ---- argument parsing (args.c) ---- */
 
 /* A seed: decimal digits only, below 2^64. 1 with *out set, 0 if not. */

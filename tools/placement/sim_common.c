@@ -171,48 +171,25 @@ void sim_print_csv(FILE *f, const sim_row *rows, int n)
     }
 }
 
-/* A JSON number; JSON has none for NaN or infinity. */
-static void json_number(FILE *f, double x)
-{
-    if (isfinite(x))
-        fprintf(f, "%.17g", x);
-    else
-        fputs("null", f);
-}
-
-/* A JSON string of plain text (policy and workload names). */
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++)
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(f, "\\u%04x", (unsigned)(unsigned char)*s);
-        else
-            fputc(*s, f);
-    fputc('"', f);
-}
-
 void sim_print_json(FILE *f, const char *workload, int32_t jobs, int32_t machines, int32_t gpus,
                     const sim_row *rows, int n)
 {
     fputs("{\"workload\": ", f);
-    json_string(f, workload);
+    out_json_string(f, workload);
     fprintf(f, ", \"jobs\": %d, \"machines\": %d, \"gpus\": %d, \"policies\": [", (int)jobs,
             (int)machines, (int)gpus);
     for (int p = 0; p < n; p++) {
         double v[SIM_COLUMNS];
         sim_values(&rows[p].sum, v);
         fputs(p ? ",\n  {\"policy\": " : "\n  {\"policy\": ", f);
-        json_string(f, rows[p].policy);
+        out_json_string(f, rows[p].policy);
         for (int i = 1; i < SIM_COLUMNS; i++) {
             fprintf(f, ", \"%s\": ", sim_column[i]);
-            json_number(f, v[i]);
+            out_json_number(f, v[i]);
         }
         fprintf(f, ", \"failures\": %d, \"jobs_killed\": %d, \"lost_gpu_seconds\": ",
                 (int)rows[p].sum.failures, (int)rows[p].sum.jobs_killed);
-        json_number(f, rows[p].sum.lost_gpu_seconds);
+        out_json_number(f, rows[p].sum.lost_gpu_seconds);
         fputc('}', f);
     }
     fputs("\n]}\n", f);
