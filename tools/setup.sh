@@ -16,6 +16,8 @@
 #     because the tests import it themselves.
 #   dpkg-dev (meson), python3-pygments (pytest), libtool-bin (liblua5.4-dev),
 #     gdb and valgrind-dbg (valgrind), cmocka-doc: not listed, nothing runs them.
+#   lua5.1 and liblua5.1-0-dev: listed. Debian 12's Slurm 22.05 embeds Lua
+#     5.1 (job_submit/lua), so the Lua module is also built and tested for it.
 # A later issue that adds a daemon or a package adds it here, with its reason.
 set -euo pipefail
 
@@ -24,7 +26,7 @@ PACKAGES=(
   libhwloc-dev libhwloc-plugins libnuma-dev libglpk-dev libjansson-dev
   libcmocka-dev
   swig python3 python3-dev python3-pytest python3-networkx python3-numpy
-  lua5.4 liblua5.4-dev
+  lua5.4 liblua5.4-dev lua5.1 liblua5.1-0-dev
   valgrind doxygen
 )
 for arg in "$@"; do

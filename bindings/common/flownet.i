@@ -3,7 +3,7 @@
 #ifdef SWIGLUA
 /* SWIG's Lua constant table holds 64-bit integers as strings. */
 %luacode {
-placement.CAP_INF = math.maxinteger
+placement.CAP_INF = math.maxinteger or 2^63  -- 2^63 under Lua 5.1, whose numbers are doubles
 }
 #else
 %constant int64_t CAP_INF = PL_CAP_INF;

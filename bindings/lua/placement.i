@@ -1,8 +1,18 @@
-/* Lua 5.4 bindings of libplacement: require "placement". Errors are raised
- * with error() semantics; the message is "PL_EXXX: <library message>". */
+/* Lua bindings of libplacement: require "placement". One wrapper, compiled
+ * against Lua 5.4 and, for the Lua that Debian's Slurm embeds, 5.1
+ * (bindings/lua/lua51). Errors are raised with error() semantics; the
+ * message is "PL_EXXX: <library message>". */
 %module placement
 
 %{
+/* Lua 5.1 names (Slurm 22.05's job_submit/lua links liblua5.1). */
+#if LUA_VERSION_NUM < 502
+#define lua_rawlen(L, i) lua_objlen(L, i)
+#ifndef LUA_OK
+#define LUA_OK 0
+#endif
+#endif
+
 #define PLB_RAISE_NOW() do { \
         lua_pushfstring(L, "%s: %s", pl_status_name(plb_status), pl_last_error()); \
         SWIG_fail; \
@@ -110,9 +120,30 @@ static int plb_lua_function_or_nil(lua_State *L, int i) { return lua_isfunction(
 }
 
 /* Lua 5.4 has real integers: ids, costs and flows stay integers instead of
- * SWIG's default conversion through lua_Number (a double). */
+ * SWIG's default conversion through lua_Number (a double). Lua 5.1 has only
+ * doubles: a whole number is taken exactly (to 2^53), anything from 2^63 up
+ * is PL_CAP_INF (placement.CAP_INF is 2^63 there), a fraction is refused as
+ * 5.4 refuses it (5.1's own lua_tointeger would truncate it). */
+%{
+#include <math.h>
+#include <stdint.h>
+static void plb_lua_integer(lua_State *L, int idx, int64_t *out)
+{
+#if LUA_VERSION_NUM >= 503
+    *out = (int64_t)luaL_checkinteger(L, idx);
+#else
+    double x = luaL_checknumber(L, idx);
+    if (x >= 9223372036854775808.0)
+        *out = INT64_MAX;
+    else if (x >= -9223372036854775808.0 && x == floor(x))
+        *out = (int64_t)x;
+    else
+        luaL_argerror(L, idx, "number has no integer representation");
+#endif
+}
+%}
 %typemap(in, checkfn="lua_isnumber") int32_t, int64_t, uint64_t
-%{ $1 = ($1_ltype)luaL_checkinteger(L, $input); %}
+%{ { int64_t v_; plb_lua_integer(L, $input, &v_); $1 = ($1_ltype)v_; } %}
 %typemap(out) int32_t, int64_t, uint64_t
 %{ lua_pushinteger(L, (lua_Integer)$1); SWIG_arg++; %}
 

@@ -6,6 +6,31 @@
  * unchanged, when run() returns. */
 
 %{
+/* The state's main thread, which outlives every coroutine: the references
+ * are dropped there when the Sim is collected. Lua 5.1 has no registry slot
+ * for it, so the thread that first asks is kept in the registry (under the
+ * address of this function) and stands in for it. */
+static lua_State *plb_main_thread(lua_State *L)
+{
+#if LUA_VERSION_NUM >= 502
+    lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+#else
+    lua_pushlightuserdata(L, (void *)&plb_main_thread);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushlightuserdata(L, (void *)&plb_main_thread);
+        lua_pushthread(L);
+        lua_rawset(L, LUA_REGISTRYINDEX);
+        lua_pushlightuserdata(L, (void *)&plb_main_thread);
+        lua_rawget(L, LUA_REGISTRYINDEX);
+    }
+#endif
+    lua_State *main = lua_tothread(L, -1);
+    lua_pop(L, 1);
+    return main;
+}
+
 struct plb_cb {
     lua_State *main; /* the main thread, to drop the references when the Sim is collected */
     int fn_ref;
@@ -39,9 +64,7 @@ static plb_cb *plb_cb_new(plb_ctx ctx, plb_cbarg fn)
     plb_cb *cb = calloc(1, sizeof *cb);
     if (!cb)
         PLB_FAIL(PL_ENOMEM, NULL, "out of memory");
-    lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
-    cb->main = lua_tothread(L, -1);
-    lua_pop(L, 1);
+    cb->main = plb_main_thread(L);
     lua_pushvalue(L, fn);
     cb->fn_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     cb->err_ref = LUA_NOREF;

@@ -3,6 +3,15 @@
 -- exits non-zero on any failure.
 local placement = require "placement"
 
+-- The suite runs under Lua 5.4 and 5.1 (the Lua Debian's Slurm embeds):
+-- the few 5.2+ library names it needs, spelt for both.
+local unpack = table.unpack or unpack
+local load_string = loadstring or load
+local function is_integer(x)
+  if math.type then return math.type(x) == "integer" end
+  return type(x) == "number" and x == math.floor(x)
+end
+
 local DATA = os.getenv("PL_TEST_DATA") or "tests/data"
 local passed, failed = 0, 0
 
@@ -32,7 +41,7 @@ end
 local RSS_CODE = [==[
 local function rss_kib()
   local f = assert(io.open("/proc/self/statm"))
-  local _, pages = f:read("n", "n")
+  local _, pages = f:read("*n", "*n")
   f:close()
   return pages * 4
 end
@@ -49,7 +58,7 @@ local function rss_growth(cycle, warm, n, step)
   return rss_kib() - before
 end
 ]==]
-local rss_growth = load(RSS_CODE .. "return rss_growth")()
+local rss_growth = load_string(RSS_CODE .. "return rss_growth")()
 
 -- The DIMACS fixtures give the costs of EXPECTED.txt.
 local expected = {}
@@ -66,7 +75,7 @@ for _, e in ipairs(expected) do
     assert(net:node_count() == e.nodes and net:arc_count() == e.arcs)
     local r = placement.solve(net, "network-simplex")
     assert(r.cost == e.cost, "cost " .. r.cost .. " expected " .. e.cost)
-    assert(math.type(r.cost) == "integer")
+    assert(is_integer(r.cost))
     assert(#r.flows == e.arcs and #r.potentials == e.nodes)
   end)
 end
@@ -301,7 +310,7 @@ check("simulator sc17-proto topo-aware-p", function()
   assert(near(s.makespan, 392.9, 0.1), "makespan " .. s.makespan)
   assert(near(s.mean_wait, 74.6, 0.1))
   assert(s.jobs == 6 and s.done == 6 and s.slower_than_ideal == 0 and s.below_min_utility == 0)
-  assert(math.type(s.rounds) == "integer")
+  assert(is_integer(s.rounds))
 end)
 check("simulator sc17-proto fcfs", function()
   local s = proto("fcfs").summary
@@ -326,7 +335,7 @@ check("simulator determinism", function()
   local path = os.tmpname()
   a:to_csv(path)
   local f = assert(io.open(path))
-  local text = f:read("a")
+  local text = f:read("*a")
   f:close()
   os.remove(path)
   assert(text == a:to_csv())
@@ -520,7 +529,7 @@ end
 check("sa-placement online and seeded", function()
   local t = two_minsky()
   local d = placement.Policy("sa-placement", { profiles = profiles_a(), mode = "online" }):place(t, queue_a())
-  local function g(i) return t:find(string.format("cluster/rack0/node%d/package%d/gpu%d", i // 4, i % 4 // 2, i % 4)) end
+  local function g(i) return t:find(string.format("cluster/rack0/node%d/package%d/gpu%d", math.floor(i / 4), math.floor(i % 4 / 2), i % 4)) end
   -- doc/policies.md: H1 gpu0, Q1 gpu2, H2 node1 gpu0, Q2 gpu3, P1 node1 gpu2 + gpu3, P2 waits.
   assert(d[1].gpus[1] == g(0) and d[2].gpus[1] == g(2) and d[3].gpus[1] == g(4) and d[4].gpus[1] == g(3))
   assert(d[5].gpus[1] == g(6) and d[5].gpus[2] == g(7) and d[6].kind == "waiting")
@@ -628,7 +637,7 @@ check("simulator progress errors and re-entry", function()
   local function refs()
     local n = 0
     for k, v in pairs(debug.getregistry()) do
-      if math.type(k) == "integer" and type(v) == "function" then n = n + 1 end
+      if is_integer(k) and type(v) == "function" then n = n + 1 end
     end
     return n
   end
@@ -734,7 +743,7 @@ check("every method refuses a nil self", function()
       for _, f in pairs(fn) do
         for extra = 0, 3 do
           calls = calls + 1
-          assert(not pcall(f, nil, table.unpack({ nil, nil, nil }, 1, extra)))
+          assert(not pcall(f, nil, unpack({ nil, nil, nil }, 1, extra)))
         end
       end
     end
@@ -751,6 +760,15 @@ check("new objects: no leak over 1000 cycles", function()
   f:write(RSS_CODE)
   f:write([==[
 local placement = require "placement"
+
+-- The suite runs under Lua 5.4 and 5.1 (the Lua Debian's Slurm embeds):
+-- the few 5.2+ library names it needs, spelt for both.
+local unpack = table.unpack or unpack
+local load_string = loadstring or load
+local function is_integer(x)
+  if math.type then return math.type(x) == "integer" end
+  return type(x) == "number" and x == math.floor(x)
+end
 local t = placement.Topology.cluster(placement.Topology.builtin("minsky"), 1)
 local lines = { "arrival,gpus,duration" }
 for i = 0, 19 do lines[#lines + 1] = string.format("%d,%d,5", i, 1 + i % 2) end
@@ -774,7 +792,7 @@ print(rss_growth(cycle, 200, 1000, 100))
 ]==])
   f:close()
   local p = assert(io.popen(string.format("%q %q", arg[-1], script)))
-  local out = p:read("a")
+  local out = p:read("*a")
   local ok = p:close()
   os.remove(script)
   local grown = tonumber(out:match("(%-?%d+)%s*$"))
