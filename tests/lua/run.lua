@@ -761,14 +761,6 @@ check("new objects: no leak over 1000 cycles", function()
   f:write([==[
 local placement = require "placement"
 
--- The suite runs under Lua 5.4 and 5.1 (the Lua Debian's Slurm embeds):
--- the few 5.2+ library names it needs, spelt for both.
-local unpack = table.unpack or unpack
-local load_string = loadstring or load
-local function is_integer(x)
-  if math.type then return math.type(x) == "integer" end
-  return type(x) == "number" and x == math.floor(x)
-end
 local t = placement.Topology.cluster(placement.Topology.builtin("minsky"), 1)
 local lines = { "arrival,gpus,duration" }
 for i = 0, 19 do lines[#lines + 1] = string.format("%d,%d,5", i, 1 + i % 2) end
