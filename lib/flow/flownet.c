@@ -545,10 +545,10 @@ const int64_t *pl_flownet_potentials(const pl_flownet *net)
     return net && net->has_solution ? net->pot : NULL;
 }
 
-/* Exact total cost of net->flow, or PL_EOVERFLOW. */
-/* Summed in 128 bits, so that the answer does not depend on the arcs'
- * order: +2^62, +2^62, -2^63 is 0 whichever comes first (int64 partial sums
- * overflowed on the first two). Only the total must fit in int64. */
+/* Exact total cost of net->flow, or PL_EOVERFLOW. Summed in 128 bits, so
+ * that the answer does not depend on the arcs' order: +2^62, +2^62, -2^63
+ * is 0 whichever comes first (int64 partial sums overflowed on the first
+ * two). Only the total must fit in int64. */
 static pl_status total_cost(const pl_flownet *net, const int64_t *flow, int64_t *out)
 {
     __int128 sum = 0;

@@ -196,8 +196,8 @@ pl_status pl_glpk_simplex(glp_prob *lp, int64_t it_limit)
      * with costs 1, 2 and 1e10 it stops at cost 2 and calls it optimal. The
      * exact (rational) simplex, started from that basis, confirms it or
      * pivots on to the true optimum; inputs are integers below 2^53, so the
-     * doubles it starts from are the data exactly. Its answer is the status. */
-    /* glp_exact refuses a problem without rows or columns (GLP_EFAIL); the
+     * doubles it starts from are the data exactly. Its answer is the status.
+     * glp_exact refuses a problem without rows or columns (GLP_EFAIL); the
      * floating answer to such a problem is exact anyway. */
     rc = glp_get_num_rows(lp) > 0 && glp_get_num_cols(lp) > 0 ? glp_exact(lp, &parm) : 0;
     if (rc == GLP_EITLIM)

@@ -136,16 +136,24 @@ int32_t pl_sched_job_count(const pl_sched *s)
 
 /* ---- place -------------------------------------------------------------------------- */
 
+/* The committed jobs as the running jobs a policy sees (borrowed from the
+ * records); NULL out of memory. */
+static pl_running_job *running_jobs(const pl_sched *s)
+{
+    pl_running_job *run = pl_alloc((size_t)s->n + 1, sizeof *run);
+    for (int32_t k = 0; run && k < s->n; k++)
+        run[k] = (pl_running_job){s->r[k].job, s->r[k].gpus, s->r[k].k};
+    return run;
+}
+
 pl_status pl_sched_place(const pl_sched *s, const pl_policy_opts *opts, pl_job *const *queue,
                          int32_t nqueue, pl_decision **out)
 {
     if (!s || !out)
         return pl_err(PL_EINVAL, "pl_sched_place: NULL argument");
-    pl_running_job *run = pl_alloc((size_t)s->n + 1, sizeof *run);
+    pl_running_job *run = running_jobs(s);
     if (!run)
         return PL_ENOMEM;
-    for (int32_t k = 0; k < s->n; k++)
-        run[k] = (pl_running_job){s->r[k].job, s->r[k].gpus, s->r[k].k};
     pl_status st = pl_policy_place(opts, s->topo, run, s->n, queue, nqueue, out);
     free(run);
     return st;
@@ -166,11 +174,9 @@ pl_status pl_sched_score(const pl_sched *s, const pl_policy_opts *opts, const pl
     if (opts)
         o = *opts;
     pl_status st = pl_utility_opts_check(&o.utility);
-    pl_running_job *run = st ? NULL : pl_alloc((size_t)s->n + 1, sizeof *run);
+    pl_running_job *run = st ? NULL : running_jobs(s);
     if (!st && !run)
         st = PL_ENOMEM;
-    for (int32_t k = 0; !st && k < s->n; k++)
-        run[k] = (pl_running_job){s->r[k].job, s->r[k].gpus, s->r[k].k};
     pl_job *q = (pl_job *)job; /* read only, as every policy treats its queue */
     pl_policy_request req = {&o, s->topo, run, s->n, &q, 1};
     if (!st)

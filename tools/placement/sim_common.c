@@ -1,7 +1,6 @@
 /* Shared by `placement simulate` and `placement demo`: run several policies
  * on one workload, print the comparison table, write the CSVs and the SVG. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
