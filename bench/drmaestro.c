@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <placement/drmaestro.h>
 
 static double now(void)
 {

@@ -10,14 +10,17 @@
 // not timed. Values are `long long` (libplacement's int64_t); a capacity of
 // 9223372036854775807 (PL_CAP_INF) is LEMON's INF, i.e. no upper bound.
 //
-// usage: lemon-runner [--ns] [--cs] [--repeat N [--budget SEC]] FILE.min
+// usage: lemon-runner [--ns] [--cs] [--cpu] [--repeat N [--budget SEC]] FILE.min
 // (default: both algorithms, once; with --repeat, the least time of up to N
 // runs, each on a freshly constructed algorithm object, with no further run
-// once the runs took SEC seconds of run() time)
+// once the runs took SEC seconds of run() time; --cpu: RUN_SECONDS and
+// INIT_SECONDS are process CPU time instead of wall time, as bench-solvers
+// --clock cpu measures our solvers)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -30,8 +33,12 @@
 typedef long long Value;
 typedef lemon::SmartDigraph Graph;
 
+static bool cpu_clock = false;
+
 static double now()
 {
+    if (cpu_clock)
+        return static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
@@ -88,15 +95,17 @@ int main(int argc, char **argv)
             ns = true;
         else if (!std::strcmp(argv[i], "--cs"))
             cs = true;
+        else if (!std::strcmp(argv[i], "--cpu"))
+            cpu_clock = true;
         else if (!path && argv[i][0] != '-')
             path = argv[i];
         else {
-            std::fprintf(stderr, "usage: lemon-runner [--ns] [--cs] [--repeat N [--budget SEC]] FILE.min\n");
+            std::fprintf(stderr, "usage: lemon-runner [--ns] [--cs] [--cpu] [--repeat N [--budget SEC]] FILE.min\n");
             return 2;
         }
     }
     if (!path) {
-        std::fprintf(stderr, "usage: lemon-runner [--ns] [--cs] [--repeat N [--budget SEC]] FILE.min\n");
+        std::fprintf(stderr, "usage: lemon-runner [--ns] [--cs] [--cpu] [--repeat N [--budget SEC]] FILE.min\n");
         return 2;
     }
     if (!ns && !cs)

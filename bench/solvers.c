@@ -1,6 +1,7 @@
 /* bench-solvers: every built-in min-cost-flow solver on a size ladder of
  * generated instances (NETGEN-style, grid, dense assignment, Firmament-style
- * scheduling) and on the DIMACS fixtures, optionally against LEMON's
+ * scheduling), on a NETGEN sweep (several densities and seeds at 256k, 512k
+ * and 1M arcs) and on the DIMACS fixtures, optionally against LEMON's
  * NetworkSimplex and CostScaling (bench/lemon_runner.cc). See doc/bench.md.
  *
  * Each solve runs in a forked child (cold start, verify = 1), so that a
@@ -36,6 +37,7 @@
 
 #define MAX_SOLVERS 16
 #define BIG_ARCS 500000 /* "large instance" threshold of the summary */
+#define MAX_DENSITIES 8
 
 /* ---- options ----------------------------------------------------------------- */
 
@@ -57,6 +59,10 @@ static struct {
     uint64_t seed;
     limit limits[MAX_SOLVERS];
     int nlimits;
+    int cpu_clock;                /* 1: process CPU time instead of wall time (see usage) */
+    int sweep_seeds;              /* NETGEN sweep: seeds per density and rung */
+    int densities[MAX_DENSITIES]; /* NETGEN sweep: arcs per node */
+    int ndensities;
 } opt;
 
 /* Exact solvers that are too slow for the large rungs, with their default
@@ -136,6 +142,16 @@ static double now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* CPU time of this process (user + system): on a machine shared with other
+ * jobs it counts only the time the solve ran, where wall time also counts
+ * the time it waited for a core. */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -226,11 +242,15 @@ static void run_solver(pl_flownet *net, const char *solver, int repeat, result *
             pl_solve_opts o;
             pl_solve_opts_init(&o);
             o.solver = solver;
-            o.verify = 1;
+            o.verify = !opt.cpu_clock; /* with the CPU clock: checked below, outside the timing */
             o.cold_start = 1;
             pl_solve_stats s;
             memset(&s, 0, sizeof s);
+            double c0 = cpu_now();
             pl_status st = pl_flownet_solve(net, &o, &s);
+            double cpu = cpu_now() - c0;
+            if (st == PL_OK && opt.cpu_clock)
+                st = pl_flow_verify(net);
             if (st == PL_OK)
                 st = pl_flownet_solution_cost(net, &r.cost);
             r.status = (int)st;
@@ -238,9 +258,10 @@ static void run_solver(pl_flownet *net, const char *solver, int repeat, result *
                 snprintf(r.msg, sizeof r.msg, "%s: %s", pl_status_name(st), pl_last_error());
                 break;
             }
-            spent += s.setup_seconds + s.solve_seconds;
-            if (k == 0 || s.setup_seconds + s.solve_seconds < r.seconds) {
-                r.seconds = s.setup_seconds + s.solve_seconds;
+            double t = opt.cpu_clock ? cpu : s.setup_seconds + s.solve_seconds;
+            spent += t;
+            if (k == 0 || t < r.seconds) {
+                r.seconds = t;
                 r.setup = s.setup_seconds;
             }
             r.memory = s.memory_bytes;
@@ -280,7 +301,10 @@ static void run_lemon(const char *file, const char *flag, const char *name, int 
         char rep[16], budget[32];
         snprintf(rep, sizeof rep, "%d", repeat);
         snprintf(budget, sizeof budget, "%g", opt.repeat_budget);
-        execl(opt.lemon, opt.lemon, flag, "--repeat", rep, "--budget", budget, file, (char *)NULL);
+        if (opt.cpu_clock)
+            execl(opt.lemon, opt.lemon, flag, "--cpu", "--repeat", rep, "--budget", budget, file, (char *)NULL);
+        else
+            execl(opt.lemon, opt.lemon, flag, "--repeat", rep, "--budget", budget, file, (char *)NULL);
         _exit(127);
     }
     close(fds[1]);
@@ -326,10 +350,12 @@ static int failures; /* mismatches and certificate failures */
 
 typedef struct summary {
     char family[32];
+    char rung[16]; /* ladder rung label ("512k"), empty for fixtures */
     char name[96];
     int64_t arcs;
     double best_ours, best_lemon;
     const char *best_ours_solver, *best_lemon_solver;
+    double cs_ours, cs_lemon; /* cost-scaling and lemon-cs seconds, 0 = not run or failed */
     double mem_per_arc[MAX_SOLVERS]; /* 0 = not reported / not run */
 } summary;
 
@@ -371,9 +397,10 @@ static void print_row(const char *inst, int32_t n, int32_t m, const char *solver
     printf("\n");
 }
 
-/* Solve `net` with every solver (and LEMON), print its rows, check costs. */
-static void bench_instance(const char *family, const char *inst, pl_flownet *net, int has_expected,
-                           int64_t expected)
+/* Solve `net` with every solver (and LEMON), print its rows, check costs.
+ * `rung` groups the instance in the summary (NULL: fixtures). */
+static void bench_instance(const char *family, const char *rung, const char *inst, pl_flownet *net,
+                           int has_expected, int64_t expected)
 {
     int32_t n = pl_flownet_node_count(net), m = pl_flownet_arc_count(net);
     result res[MAX_SOLVERS], lres[2];
@@ -416,6 +443,7 @@ static void bench_instance(const char *family, const char *inst, pl_flownet *net
     summary sm;
     memset(&sm, 0, sizeof sm);
     snprintf(sm.family, sizeof sm.family, "%s", family);
+    snprintf(sm.rung, sizeof sm.rung, "%s", rung ? rung : "");
     snprintf(sm.name, sizeof sm.name, "%s", inst);
     sm.arcs = m;
     for (int i = 0; i < nsolvers; i++) {
@@ -438,6 +466,8 @@ static void bench_instance(const char *family, const char *inst, pl_flownet *net
             }
             if (res[i].memory > 0)
                 sm.mem_per_arc[i] = (double)res[i].memory / (m > 0 ? m : 1);
+            if (strcmp(solver_names[i], "cost-scaling") == 0)
+                sm.cs_ours = res[i].seconds > 0 ? res[i].seconds : 1e-9;
         }
         if (res[i].ran && res[i].status == PL_EVERIFY) {
             printf("VERIFY-FAILED %s %s: %s\n", inst, solver_names[i], res[i].msg);
@@ -450,6 +480,8 @@ static void bench_instance(const char *family, const char *inst, pl_flownet *net
             print_row(inst, n, m, k ? "lemon-cs" : "lemon-ns", &lres[k], 0, 0);
     sm.best_lemon = lemon_best_name ? lemon_best : 0;
     sm.best_lemon_solver = lemon_best_name;
+    if (lres[1].ran && lres[1].status == PL_OK)
+        sm.cs_lemon = lres[1].seconds > 0 ? lres[1].seconds : 1e-9;
 
     /* Costs must agree. */
     int have_ref = has_expected;
@@ -472,11 +504,14 @@ static void bench_instance(const char *family, const char *inst, pl_flownet *net
         }
     }
     failures += mismatch;
-    if (sm.best_ours_solver && sm.best_lemon_solver)
-        printf("%-22s %9d %9d  => best ours %s %.6f s / best LEMON %s %.6f s = %.2fx\n", inst, n, m,
+    if (sm.best_ours_solver && sm.best_lemon_solver) {
+        printf("%-22s %9d %9d  => best ours %s %.6f s / best LEMON %s %.6f s = %.2fx", inst, n, m,
                sm.best_ours_solver, sm.best_ours, sm.best_lemon_solver, sm.best_lemon,
                sm.best_ours / sm.best_lemon);
-    else if (sm.best_ours_solver)
+        if (sm.cs_ours > 0 && sm.cs_lemon > 0)
+            printf("; cost-scaling / lemon-cs = %.2fx", sm.cs_ours / sm.cs_lemon);
+        printf("\n");
+    } else if (sm.best_ours_solver)
         printf("%-22s %9d %9d  => best ours %s %.6f s\n", inst, n, m, sm.best_ours_solver, sm.best_ours);
     fflush(stdout);
     if (nsums == capsums) {
@@ -557,7 +592,7 @@ static void bench_fixtures(void)
         int has = expected_cost(opt.data_dir, names[i], &exp);
         char inst[64];
         snprintf(inst, sizeof inst, "%.*s", (int)(strcspn(names[i], ".")), names[i]);
-        bench_instance("fixtures", inst, net, has, exp);
+        bench_instance("fixtures", NULL, inst, net, has, exp);
         pl_flownet_free(net);
         free(names[i]);
     }
@@ -591,55 +626,163 @@ static void bench_family(const char *family)
         }
         printf("# %s: placement-gen %s --arcs %" PRId64 " --seed %" PRIu64 " (= %s), generated in %.2f s\n", inst,
                family, ladder[k].arcs, opt.seed, desc, now() - t0);
-        bench_instance(family, inst, net, 0, 0);
+        bench_instance(family, ladder[k].label, inst, net, 0, 0);
         pl_flownet_free(net);
+    }
+}
+
+/* The NETGEN sweep: for each density (arcs per node) and each rung from
+ * 256k arcs on, opt.sweep_seeds instances of different seeds. One family
+ * per density ("netgen-d8"), so that the summary shows how the ratios move
+ * with density and, through the seeds, how much they vary per instance. */
+static void bench_netgen_sweep(void)
+{
+    for (int d = 0; d < opt.ndensities; d++) {
+        char family[32];
+        snprintf(family, sizeof family, "netgen-d%d", opt.densities[d]);
+        memset(timed_out, 0, sizeof timed_out);
+        for (size_t k = 0; k < sizeof ladder / sizeof ladder[0]; k++) {
+            if (ladder[k].arcs < (1 << 18) || ladder[k].arcs > opt.max_arcs)
+                continue;
+            for (int j = 0; j < opt.sweep_seeds; j++) {
+                uint64_t seed = opt.seed + (uint64_t)j;
+                bench_netgen_params p;
+                bench_netgen_defaults(&p);
+                p.arcs = (int32_t)ladder[k].arcs;
+                p.nodes = (int32_t)(ladder[k].arcs / opt.densities[d]);
+                p.seed = seed;
+                char inst[64];
+                snprintf(inst, sizeof inst, "%s-%s-s%" PRIu64, family, ladder[k].label, seed);
+                pl_flownet *net;
+                double t0 = now();
+                if (bench_gen_netgen(&p, &net) != PL_OK) {
+                    printf("%s: generator failed: %s\n", inst, pl_last_error());
+                    continue;
+                }
+                printf("# %s: placement-gen netgen %d %d --seed %" PRIu64 ", generated in %.2f s\n", inst,
+                       p.nodes, p.arcs, seed, now() - t0);
+                bench_instance(family, ladder[k].label, inst, net, 0, 0);
+                pl_flownet_free(net);
+            }
+        }
     }
 }
 
 /* ---- summary ------------------------------------------------------------------------- */
 
+/* Geometric mean and worst of a ratio over a set of instances. */
+typedef struct ratio_acc {
+    double logsum, worst;
+    int cnt;
+} ratio_acc;
+
+static void ratio_add(ratio_acc *r, double num, double den)
+{
+    if (num <= 0 || den <= 0)
+        return;
+    double x = num / den;
+    r->logsum += log(x);
+    r->worst = x > r->worst ? x : r->worst;
+    r->cnt++;
+}
+
+static void ratio_print(const ratio_acc *r, double target)
+{
+    if (!r->cnt) {
+        printf(" %8s %7s", "n/a", "-");
+        if (target > 0)
+            printf(" %4s", "-");
+        return;
+    }
+    printf(" %8.2f %7.2f", exp(r->logsum / r->cnt), r->worst);
+    if (target > 0)
+        printf(" %4s", r->worst <= target ? "yes" : "NO");
+}
+
+/* The generated families in the order they ran (fixtures excluded). */
+static int summary_families(const char **fam, int max)
+{
+    int nf = 0;
+    for (int i = 0; i < nsums; i++) {
+        if (!sums[i].rung[0])
+            continue;
+        int seen = 0;
+        for (int f = 0; f < nf && !seen; f++)
+            seen = strcmp(fam[f], sums[i].family) == 0;
+        if (!seen && nf < max)
+            fam[nf++] = sums[i].family;
+    }
+    return nf;
+}
+
+/* Issue 26's targets: at >= BIG_ARCS arcs, our fastest solver within 1.0x
+ * LEMON's fastest on every family, and our cost scaling within 1.0x LEMON's
+ * CostScaling. Also the ratios per rung from 256k arcs on, the sizes of the
+ * NETGEN sweep. */
 static void print_summary(void)
 {
-    printf("\nSummary at >= %d arcs: ours = setup+solve s of our fastest solver, LEMON = run() s of its faster "
-           "algorithm\n",
+    const char *fam[64];
+    int nf = summary_families(fam, 64);
+    printf("\nRatios per family and rung from 262144 arcs (seconds of this run; geometric mean over the rung's "
+           "instances, then the worst):\n");
+    printf("%-14s %5s %5s  %-16s %-16s  %s\n", "family", "rung", "inst", "best ours/LEMON", "cs/lemon-cs",
+           "fastest of ours");
+    printf("%-14s %5s %5s  %8s %7s %8s %7s\n", "", "", "", "geo", "worst", "geo", "worst");
+    for (int f = 0; f < nf; f++)
+        for (size_t k = 0; k < sizeof ladder / sizeof ladder[0]; k++) {
+            if (ladder[k].arcs < (1 << 18))
+                continue;
+            ratio_acc best = {0, 0, 0}, cs = {0, 0, 0};
+            int cnt = 0;
+            char fastest[128] = "";
+            for (int i = 0; i < nsums; i++) {
+                const summary *sm = &sums[i];
+                if (strcmp(sm->family, fam[f]) != 0 || strcmp(sm->rung, ladder[k].label) != 0)
+                    continue;
+                cnt++;
+                if (sm->best_ours_solver && sm->best_lemon_solver)
+                    ratio_add(&best, sm->best_ours, sm->best_lemon);
+                ratio_add(&cs, sm->cs_ours, sm->cs_lemon);
+                if (sm->best_ours_solver && !strstr(fastest, sm->best_ours_solver) &&
+                    strlen(fastest) + strlen(sm->best_ours_solver) + 2 < sizeof fastest) {
+                    if (fastest[0])
+                        strcat(fastest, ",");
+                    strcat(fastest, sm->best_ours_solver);
+                }
+            }
+            if (!cnt)
+                continue;
+            printf("%-14s %5s %5d ", fam[f], ladder[k].label, cnt);
+            ratio_print(&best, 0);
+            ratio_print(&cs, 0);
+            printf("  %s\n", fastest);
+        }
+
+    printf("\nTargets at >= %d arcs: best ours / best LEMON <= 1.0x and cost-scaling / lemon-cs <= 1.0x on "
+           "every family (worst instance)\n",
            BIG_ARCS);
-    printf("%-12s %9s  %-22s %-12s %8s %8s  %s\n", "family", "instances", "ours/LEMON (geo-mean)", "worst",
-           "target", "met", "fastest of ours");
+    printf("%-14s %5s  %-21s %-21s\n", "family", "inst", "best ours/LEMON", "cs/lemon-cs");
+    printf("%-14s %5s  %8s %7s %4s %8s %7s %4s\n", "", "", "geo", "worst", "met", "geo", "worst", "met");
     int any = 0;
-    for (int f = 0; bench_families[f]; f++) {
-        const char *fam = bench_families[f];
-        double logsum = 0, worst = 0;
-        int cnt = 0, big = 0;
-        char fastest[256] = "";
+    for (int f = 0; f < nf; f++) {
+        ratio_acc best = {0, 0, 0}, cs = {0, 0, 0};
+        int big = 0;
         for (int i = 0; i < nsums; i++) {
-            const summary *s = &sums[i];
-            if (strcmp(s->family, fam) != 0 || s->arcs < BIG_ARCS)
+            const summary *sm = &sums[i];
+            if (strcmp(sm->family, fam[f]) != 0 || sm->arcs < BIG_ARCS)
                 continue;
             big++;
-            if (s->best_ours_solver && !strstr(fastest, s->best_ours_solver) &&
-                strlen(fastest) + strlen(s->best_ours_solver) + 2 < sizeof fastest) {
-                if (fastest[0])
-                    strcat(fastest, ",");
-                strcat(fastest, s->best_ours_solver);
-            }
-            if (!s->best_ours_solver || !s->best_lemon_solver)
-                continue;
-            double ratio = s->best_ours / s->best_lemon;
-            logsum += log(ratio);
-            worst = ratio > worst ? ratio : worst;
-            cnt++;
+            if (sm->best_ours_solver && sm->best_lemon_solver)
+                ratio_add(&best, sm->best_ours, sm->best_lemon);
+            ratio_add(&cs, sm->cs_ours, sm->cs_lemon);
         }
         if (!big)
             continue;
         any = 1;
-        double target = strcmp(fam, "scheduling") == 0 ? 1.0 : 1.5;
-        if (cnt) {
-            double gm = exp(logsum / cnt);
-            printf("%-12s %9d  %-22.2f %-12.2f %7.1fx %8s  %s\n", fam, cnt, gm, worst, target,
-                   worst <= target ? "yes" : "NO", fastest);
-        } else
-            printf("%-12s %9d  %-22s %-12s %7.1fx %8s  %s\n", fam, big, "n/a (no LEMON)", "-", target, "-",
-                   fastest);
+        printf("%-14s %5d ", fam[f], big);
+        ratio_print(&best, 1.0);
+        ratio_print(&cs, 1.0);
+        printf("\n");
     }
     if (!any)
         printf("(no instance with >= %d arcs in this run)\n", BIG_ARCS);
@@ -675,7 +818,11 @@ static void usage(FILE *f)
             "\n"
             "  --max-arcs N        largest ladder rung (default 1048576)\n"
             "  --quick             --max-arcs 65536\n"
-            "  --families LIST     comma list of netgen,grid,assignment,scheduling,fixtures (default all)\n"
+            "  --families LIST     comma list of netgen,grid,assignment,scheduling,netgen-sweep,fixtures\n"
+            "                      (default all)\n"
+            "  --densities LIST    netgen-sweep: arcs per node, comma list (default 4,8,16)\n"
+            "  --sweep-seeds N     netgen-sweep: instances (seeds S, S+1, ...) per density and rung\n"
+            "                      from 256k arcs (default 3)\n"
             "  --solvers LIST      comma list of solver names (default every built-in solver)\n"
             "  --slow-max-arcs N   largest instance for ssp, cycle-canceling, glpk, relaxation\n"
             "                      (defaults: ssp 70000, cycle-canceling 70000, glpk 20000, relaxation 70000)\n"
@@ -690,6 +837,10 @@ static void usage(FILE *f)
             "  --repeat-budget SEC ... but start no further run once the runs took SEC seconds\n"
             "                      (default 1; so slow solves run once)\n"
             "  --seed S            generator seed (default 1)\n"
+            "  --clock wall|cpu    what a time is (default wall): wall = the library's setup + solve\n"
+            "                      seconds and LEMON's run() wall time; cpu = process CPU time of the\n"
+            "                      whole pl_flownet_solve() call (certificate checked after it, untimed)\n"
+            "                      and of LEMON's run(): steadier on a machine shared with other jobs\n"
             "\n"
             "Exit status: 0, or 1 if costs disagree (MISMATCH) or a certificate check failed.\n",
             PL_BENCH_DATA_DIR, PL_BENCH_LEMON_RUNNER[0] ? PL_BENCH_LEMON_RUNNER : "none built");
@@ -712,7 +863,7 @@ static int set_limit(const char *name, int64_t v)
 int main(int argc, char **argv)
 {
     enum { O_MAX = 256, O_QUICK, O_FAM, O_SOLV, O_SLOW, O_LIMIT, O_DATA, O_LEMON, O_NOLEMON, O_TMP, O_TIMEOUT, O_SEED, O_REPEAT,
-           O_RBUDGET };
+           O_RBUDGET, O_DENS, O_SWSEEDS, O_CLOCK };
     static const struct option longopts[] = {
         {"max-arcs", required_argument, NULL, O_MAX},
         {"quick", no_argument, NULL, O_QUICK},
@@ -728,11 +879,14 @@ int main(int argc, char **argv)
         {"seed", required_argument, NULL, O_SEED},
         {"repeat", required_argument, NULL, O_REPEAT},
         {"repeat-budget", required_argument, NULL, O_RBUDGET},
+        {"densities", required_argument, NULL, O_DENS},
+        {"sweep-seeds", required_argument, NULL, O_SWSEEDS},
+        {"clock", required_argument, NULL, O_CLOCK},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     opt.max_arcs = 1 << 20;
-    snprintf(opt.families, sizeof opt.families, "netgen,grid,assignment,scheduling,fixtures");
+    snprintf(opt.families, sizeof opt.families, "netgen,grid,assignment,scheduling,netgen-sweep,fixtures");
     opt.data_dir = PL_BENCH_DATA_DIR;
     opt.lemon = PL_BENCH_LEMON_RUNNER;
     opt.tmp_root = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
@@ -740,6 +894,11 @@ int main(int argc, char **argv)
     opt.repeat = 3;
     opt.repeat_budget = 1.0;
     opt.seed = 1;
+    opt.sweep_seeds = 3;
+    opt.ndensities = 3;
+    opt.densities[0] = 4;
+    opt.densities[1] = 8;
+    opt.densities[2] = 16;
     for (size_t i = 0; i < sizeof slow_defaults / sizeof slow_defaults[0]; i++)
         set_limit(slow_defaults[i].solver, slow_defaults[i].max_arcs);
     int c;
@@ -774,11 +933,34 @@ int main(int argc, char **argv)
         case O_SEED: opt.seed = strtoull(optarg, NULL, 10); break;
         case O_REPEAT: opt.repeat = atoi(optarg); break;
         case O_RBUDGET: opt.repeat_budget = strtod(optarg, NULL); break;
+        case O_SWSEEDS: opt.sweep_seeds = atoi(optarg); break;
+        case O_CLOCK:
+            if (strcmp(optarg, "wall") && strcmp(optarg, "cpu")) {
+                fprintf(stderr, "bench-solvers: --clock wants wall or cpu\n");
+                return 2;
+            }
+            opt.cpu_clock = strcmp(optarg, "cpu") == 0;
+            break;
+        case O_DENS:
+            opt.ndensities = 0;
+            for (const char *p = optarg; *p;) {
+                char *end;
+                long d = strtol(p, &end, 10);
+                if (end == p || d < 1 || d > 1024 || opt.ndensities == MAX_DENSITIES || (*end && *end != ',')) {
+                    fprintf(stderr, "bench-solvers: --densities wants up to %d integers 1..1024, comma separated\n",
+                            MAX_DENSITIES);
+                    return 2;
+                }
+                opt.densities[opt.ndensities++] = (int)d;
+                p = *end ? end + 1 : end;
+            }
+            break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
     }
-    if (optind != argc || opt.timeout <= 0 || opt.repeat < 1 || opt.repeat_budget < 0) {
+    if (optind != argc || opt.timeout <= 0 || opt.repeat < 1 || opt.repeat_budget < 0 || opt.sweep_seeds < 0 ||
+        opt.ndensities == 0) {
         usage(stderr);
         return 2;
     }
@@ -801,7 +983,7 @@ int main(int argc, char **argv)
         }
     for (const char *p = opt.families; *p;) {
         size_t len = strcspn(p, ",");
-        int ok = len == 8 && strncmp(p, "fixtures", 8) == 0;
+        int ok = (len == 8 && strncmp(p, "fixtures", 8) == 0) || (len == 12 && strncmp(p, "netgen-sweep", 12) == 0);
         for (int f = 0; bench_families[f] && !ok; f++)
             ok = strlen(bench_families[f]) == len && strncmp(p, bench_families[f], len) == 0;
         if (!ok) {
@@ -828,9 +1010,15 @@ int main(int argc, char **argv)
 
     printf("bench-solvers: %s, ladder up to %" PRId64 " arcs, seed %" PRIu64 ", timeout %.0f s per solve\n",
            lemon_on ? "with LEMON" : "without LEMON", opt.max_arcs, opt.seed, opt.timeout);
-    printf("times: ours = pl_solve_stats setup_seconds + solve_seconds (normalise + solver, verification not "
-           "included)%s\n",
-           lemon_on ? "; LEMON = run() only (graph building and map set-up excluded)" : "");
+    if (opt.cpu_clock)
+        printf("times: process CPU seconds; ours = the whole pl_flownet_solve() call (normalise + solver + "
+               "mapping back; the certificate is checked after it, untimed)%s; (setup) = the library's wall "
+               "setup_seconds\n",
+               lemon_on ? "; LEMON = run() only (graph building and map set-up excluded)" : "");
+    else
+        printf("times: ours = pl_solve_stats setup_seconds + solve_seconds (normalise + solver, verification not "
+               "included)%s\n",
+               lemon_on ? "; LEMON = run() only (graph building and map set-up excluded)" : "");
     printf("each time is the best of up to %d runs, with no further run once the runs took %g s (on both sides)\n",
            opt.repeat, opt.repeat_budget);
     printf("every solve: cold start, verify=1; B/arc = pl_solve_stats.memory_bytes / arcs ('-' = not reported)\n");
@@ -843,6 +1031,8 @@ int main(int argc, char **argv)
     for (int f = 0; bench_families[f]; f++)
         if (in_list(opt.families, bench_families[f]))
             bench_family(bench_families[f]);
+    if (in_list(opt.families, "netgen-sweep"))
+        bench_netgen_sweep();
     if (in_list(opt.families, "fixtures"))
         bench_fixtures();
     print_summary();

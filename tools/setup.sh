@@ -4,6 +4,7 @@
 #
 #   tools/setup.sh           what tools/test.sh and tools/demo.sh need
 #   tools/setup.sh --fuzz    that, plus clang and its libFuzzer runtime (tools/fuzz.sh)
+#   tools/setup.sh --slurm   that, plus Slurm 22.05 and munge (tests/slurm/run.sh)
 #
 # Packages are installed with --no-install-recommends, so every Recommends
 # that a code path under test relies on is listed here by name. Decided:
@@ -18,6 +19,14 @@
 #     gdb and valgrind-dbg (valgrind), cmocka-doc: not listed, nothing runs them.
 #   lua5.1 and liblua5.1-0-dev: listed. Debian 12's Slurm 22.05 embeds Lua
 #     5.1 (job_submit/lua), so the Lua module is also built and tested for it.
+#   python3-venv, python3-mesonpy, patchelf: listed. `pip install .`
+#     (pyproject.toml, doc/bindings.md) builds through Debian's meson-python
+#     in a venv made by python3 -m venv --system-site-packages; meson-python
+#     rewrites the RPATHs of the wheel's binaries with patchelf. The meson
+#     test pip_install (tests/install/test_pip.sh) runs that route.
+#   slurmctld, slurmd, slurm-client, munge (--slurm only): tests/slurm/run.sh
+#     runs a real controller and four slurmd on localhost. slurm-wlm-basic-plugins
+#     (job_submit/lua, select/cons_tres) comes as their Depends.
 # A later issue that adds a daemon or a package adds it here, with its reason.
 set -euo pipefail
 
@@ -26,13 +35,15 @@ PACKAGES=(
   libhwloc-dev libhwloc-plugins libnuma-dev libglpk-dev libjansson-dev
   libcmocka-dev
   swig python3 python3-dev python3-pytest python3-networkx python3-numpy
+  python3-venv python3-mesonpy patchelf
   lua5.4 liblua5.4-dev lua5.1 liblua5.1-0-dev
   valgrind doxygen
 )
 for arg in "$@"; do
   case $arg in
     --fuzz) PACKAGES+=(clang libclang-rt-14-dev) ;;
-    *) echo "setup: unknown argument '$arg' (known: --fuzz)" >&2; exit 2 ;;
+    --slurm) PACKAGES+=(slurmctld slurmd slurm-client munge) ;;
+    *) echo "setup: unknown argument '$arg' (known: --fuzz, --slurm)" >&2; exit 2 ;;
   esac
 done
 

@@ -79,5 +79,12 @@ else
   results+=(--counts "threads (TSan):/dev/null")  # did not build: one failure
 fi
 
+# The Slurm hook against a real slurmctld and four slurmd (tests/slurm/run.sh;
+# each of its checks counts; it says so when it skips).
+echo "== Slurm integration (tests/slurm/run.sh)"
+bash tests/slurm/run.sh build > build.slurm.log 2>&1
+grep -E '^(FAIL|slurm: )' build.slurm.log; tail -1 build.slurm.log
+results+=(--counts "slurm:build.slurm.log")
+
 echo "== summary"
 python3 tests/summarize.py "${results[@]}"

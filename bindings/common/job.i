@@ -57,11 +57,13 @@ typedef struct {} JobSet;
         PLB_CHECK(pl_job_copy($self, &j), NULL);
         return j;
     }
-    /** Add a task; returns its index. */
+    /** Add a task; returns its index. gpus 0 and gpu_milli 0: a CPU-only
+     *  task; gpu_milli 1..999: that share of one GPU; cpu_milli on top of cores. */
     int32_t add_task(int64_t gpus = 1, int64_t cores = 0, int64_t memory = 0,
-                     int64_t gpu_memory = 0, int64_t bandwidth = 0)
+                     int64_t gpu_memory = 0, int64_t bandwidth = 0, int64_t gpu_milli = 0,
+                     int64_t cpu_milli = 0)
     {
-        pl_task_demand d = { gpus, cores, memory, gpu_memory, bandwidth };
+        pl_task_demand d = { gpus, cores, memory, gpu_memory, bandwidth, gpu_milli, cpu_milli };
         int32_t id = -1;
         PLB_CHECK(pl_job_add_task($self, &d, &id), -1);
         return id;
@@ -217,6 +219,21 @@ typedef struct {} JobSet;
     double arrival() { return pl_job_arrival($self); }
     double duration() { return pl_job_duration($self); }
     bool single_node() { return pl_job_single_node($self) != 0; }
+    /** GPU models the job accepts, "A|B" ("" or None: any GPU). */
+    void set_gpu_model(const char *models) { PLB_CHECK(pl_job_set_gpu_model($self, models), ); }
+    const char *gpu_model() { return pl_job_gpu_model($self); }
+    /** Task i's demand: (gpus, cores, memory, gpu_memory, bandwidth, gpu_milli, cpu_milli). */
+    plb_i64s task_demand(int32_t i)
+    {
+        plb_i64s r = { 0, NULL };
+        pl_task_demand d;
+        PLB_CHECK(pl_job_task($self, i, &d), r);
+        int64_t v[7] = { d.gpus, d.cores, d.memory, d.gpu_memory, d.bandwidth, d.gpu_milli, d.cpu_milli };
+        r = plb_i64s_alloc(7);
+        if (r.v)
+            memcpy(r.v, v, sizeof v);
+        return r;
+    }
 }
 
 %extend JobSet {

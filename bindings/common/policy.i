@@ -320,6 +320,18 @@ Decisions *place(const char *policy, const Topology *topo, const JobSet *jobs,
             memcpy(r.v, d.gpus, sizeof *r.v * (size_t)d.ngpus);
         return r;
     }
+    /** Where each task runs: its GPU, or a CPU-only task's package (gpus(i) has -1 there). */
+    plb_ints hosts(int32_t i)
+    {
+        plb_ints r = { 0, NULL };
+        pl_decision_info d;
+        if (!plb_decision($self, i, &d))
+            return r;
+        r = plb_ints_alloc(d.ngpus);
+        if (r.v && d.ngpus > 0)
+            memcpy(r.v, d.hosts, sizeof *r.v * (size_t)d.ngpus);
+        return r;
+    }
     int32_t machine(int32_t i)
     {
         pl_decision_info d;
@@ -354,8 +366,7 @@ Decisions *place(const char *policy, const Topology *topo, const JobSet *jobs,
         Job **q = plb_queue(jobs);
         if (!q)
             return;
-        pl_policy_request req = { &o, topo, NULL, 0, q, pl_jobset_count(jobs) };
-        pl_status st = pl_decision_apply($self, &req, topo);
+        pl_status st = pl_decision_apply($self, q, pl_jobset_count(jobs), topo);
         free(q);
         PLB_CHECK(st, );
     }

@@ -6,7 +6,8 @@
 typedef struct pl_sched Sched;
 
 /* Machine or GPU vertex ids from a script list of numbers. */
-static int32_t *plb_vertex_ids(plb_doubles_in ids, const char *what)
+/* Vertex ids of a script list; -1 allowed where minus_one (a CPU-only task). */
+static int32_t *plb_vertex_ids_or(plb_doubles_in ids, const char *what, int minus_one)
 {
     int32_t *v = malloc(sizeof *v * (size_t)(ids.n > 0 ? ids.n : 1));
     if (!v) {
@@ -15,7 +16,7 @@ static int32_t *plb_vertex_ids(plb_doubles_in ids, const char *what)
     }
     for (int32_t i = 0; i < ids.n; i++) {
         double x = ids.v[i];
-        if (!(x >= 0 && x <= INT32_MAX && x == (double)(int32_t)x)) {
+        if (!(x >= (minus_one ? -1 : 0) && x <= INT32_MAX && x == (double)(int32_t)x)) {
             free(v);
             plb_status = pl_solver_error(PL_EINVAL, "%s: %g is not a vertex id", what, x);
             return NULL;
@@ -23,6 +24,11 @@ static int32_t *plb_vertex_ids(plb_doubles_in ids, const char *what)
         v[i] = (int32_t)x;
     }
     return v;
+}
+
+static int32_t *plb_vertex_ids(plb_doubles_in ids, const char *what)
+{
+    return plb_vertex_ids_or(ids, what, 0);
 }
 %}
 
@@ -39,8 +45,14 @@ typedef struct {} Sched;
         return s;
     }
     ~Sched() { pl_sched_free($self); }
-    /** Where jobs (in queue order) would go now; changes nothing. The
-     *  committed jobs are the running ones. */
+    /** Rounds without any change that may still change the policy's
+     *  decisions (0: call place again only after a commit or release;
+     *  DRMaestro: 11, call it periodically while jobs wait). */
+    int32_t idle_rounds() const { return pl_sched_idle_rounds($self); }
+    /** Where jobs (in queue order) would go now; allocates nothing. The
+     *  committed jobs are the running ones. One call is one round of the
+     *  policy: the Sched keeps the policy's state (DRMaestro's waiting
+     *  counters) from call to call while the policy stays the same. */
     Decisions *place(const JobSet *jobs, const char *policy = NULL, uint64_t seed = 1,
                      const ProfileSet *profiles = NULL, const PolicyOptions *options = NULL)
     {
@@ -67,15 +79,36 @@ typedef struct {} Sched;
     {
         PLB_CHECK(pl_sched_commit($self, id, job, decisions, i), );
     }
-    /** Commit job under id on the GPU vertices gpus (task t on gpus[t]). */
+    /** Commit job under id on the GPU vertices gpus (task t on gpus[t]; -1 for a CPU-only task). */
     void commit_gpus(const char *id, const Job *job, plb_doubles_in gpus)
     {
-        int32_t *g = plb_vertex_ids(gpus, "Sched.commit_gpus");
+        int32_t *g = plb_vertex_ids_or(gpus, "Sched.commit_gpus", 1);
         if (!g)
             return;
         pl_status st = pl_sched_commit_gpus($self, id, job, g, gpus.n);
         free(g);
         PLB_CHECK(st, );
+    }
+    /** Commit job under id on hosts: a GPU per GPU task, a package per CPU-only task. */
+    void commit_hosts(const char *id, const Job *job, plb_doubles_in hosts)
+    {
+        int32_t *h = plb_vertex_ids(hosts, "Sched.commit_hosts");
+        if (!h)
+            return;
+        pl_status st = pl_sched_commit_hosts($self, id, job, h, hosts.n);
+        free(h);
+        PLB_CHECK(st, );
+    }
+    /** Where each task of the job committed under id runs: its GPU, or a CPU-only task's package. */
+    plb_ints hosts(const char *id)
+    {
+        plb_ints r = { 0, NULL };
+        pl_sched_job_info info;
+        PLB_CHECK(pl_sched_job($self, id, &info), r);
+        r = plb_ints_alloc(info.ngpus);
+        if (r.v && info.ngpus > 0)
+            memcpy(r.v, info.hosts, sizeof *r.v * (size_t)info.ngpus);
+        return r;
     }
     /** Release the job committed under id: exactly what its commit took. */
     void release(const char *id) { PLB_CHECK(pl_sched_release($self, id), ); }

@@ -14,7 +14,7 @@ typedef enum pl_link_kind {
 } pl_link_kind;
 typedef enum pl_resource {
     PL_RES_UNITS = 0, PL_RES_CORES = 1, PL_RES_MEMORY = 2, PL_RES_GPU_MEMORY = 3,
-    PL_RES_BANDWIDTH = 4, PL_RES_STORAGE = 5, PL_RES_COUNT = 6
+    PL_RES_BANDWIDTH = 4, PL_RES_STORAGE = 5, PL_RES_GPU_MILLI = 6, PL_RES_COUNT = 7
 } pl_resource;
 
 const char *pl_vertex_kind_name(pl_vertex_kind kind);

@@ -184,7 +184,7 @@ function P.Policy(name, opts)
       out[#out + 1] = { job = job:name(), kind = kinds[d:kind(i)], gpus = d:gpus(i),
                         machine = d:machine(i), utility = d:utility(i),
                         comm_cost = d:comm_cost(i), slowdown = d:slowdown(i),
-                        reason = d:reason(i) or "" }
+                        reason = d:reason(i) or "", hosts = d:hosts(i) }
     end
     -- The closure keeps the decisions and the queue alive for apply().
     function out.apply(t) d:apply(t, set, opts.profiles) end

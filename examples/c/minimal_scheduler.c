@@ -64,8 +64,7 @@ static int round_of(const pl_policy_opts *opts, pl_topology *cluster, pl_job **q
     pl_decision *d = NULL;
     if (pl_policy_place(opts, cluster, NULL, 0, queue, *nqueue, &d) != PL_OK)
         return -1;
-    pl_policy_request req = {opts, cluster, NULL, 0, queue, *nqueue};
-    if (pl_decision_apply(d, &req, cluster) != PL_OK) {
+    if (pl_decision_apply(d, queue, *nqueue, cluster) != PL_OK) {
         pl_decision_free(d);
         return -1;
     }

@@ -1,4 +1,9 @@
 --[[
+For Slurm itself use examples/slurm/job_submit.lua (doc/slurm.md): it
+chooses the node too, pins Slurm to the chosen GPUs, reads the live state
+from Slurm and is tested against a real slurmctld (tests/slurm/run.sh).
+This file stays as a minimal single-machine illustration of the Lua API.
+
 Slurm-style job_submit hook that picks GPUs for a job with libplacement.
 
 Slurm's job_submit/lua plugin calls slurm_job_submit(job_desc, part_list,

@@ -58,6 +58,7 @@ typedef struct pl_arc_info {
     int64_t lower;  /**< Minimum flow. */
     int64_t upper;  /**< Maximum flow, or ::PL_CAP_INF. */
     int64_t cost;   /**< Cost per unit of flow. */
+    uint64_t reserved[4];      /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_arc_info;
 
 /* ---- life cycle ------------------------------------------------------- */

@@ -137,6 +137,7 @@ typedef struct pl_utility_opts {
     double alpha_d;          /**< Fragmentation weight (default 1/3). */
     pl_utility_form form;    /**< Default ::PL_UTILITY_ARTIFACT. */
     double min_cost;         /**< Artifact form: floor of every cost (default 0.01). */
+    uint64_t reserved[4];      /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_utility_opts;
 
 /** \brief Defaults: equal weights (seed 002 sec. 5.2.1), artifact form, min_cost 0.01. */

@@ -40,14 +40,36 @@ typedef struct pl_job pl_job;
 /** Opaque ordered set of jobs (a queue, a trace). */
 typedef struct pl_jobset pl_jobset;
 
-/** What one task needs. Zero means "none of it". */
+/**
+ * What one task needs. Zero means "none of it". Three kinds of task
+ * (placement/policy.h says where each goes and what it takes):
+ *  - a GPU task: \c gpus 1 (seed 002: one GPU per task), \c gpu_milli 0;
+ *  - a fractional GPU task: \c gpu_milli in 1..999, a share of one GPU
+ *    (Kubernetes GPU sharing: 1000 milli = one GPU, so two 500-milli tasks
+ *    may share one); stored with \c gpus 0 (it holds no whole GPU);
+ *  - a CPU-only task: \c gpus 0 and \c gpu_milli 0: no GPU at all.
+ * A task asking for more than one whole GPU is refused by the policies
+ * (every policy maps a task to one GPU).
+ */
 typedef struct pl_task_demand {
     int64_t gpus;          /**< Whole GPUs (seed 002: 1 per task). */
     int64_t cores;         /**< CPU cores. */
     int64_t memory;        /**< Main memory, bytes. */
     int64_t gpu_memory;    /**< Memory on each of its GPUs, bytes. */
     int64_t bandwidth;     /**< Memory / NVLink bandwidth it uses, bytes/s (the t_bw of seed 002). */
+    int64_t gpu_milli;     /**< 0: whole GPUs as \c gpus says; 1..999: that share of one GPU
+                                (::PL_RES_GPU_MILLI); 1000 and more are refused (ask for a whole GPU). */
+    int64_t cpu_milli;     /**< CPU millicores on top of \c cores (Kubernetes' "2500m" = cores 2,
+                                cpu_milli 500). Cores are allocated whole (pinned, as Slurm and the
+                                Kubernetes static CPU manager give them): the task takes
+                                ceil((1000 cores + cpu_milli) / 1000) cores, see pl_task_cores(). */
 } pl_task_demand;
+
+/**
+ * \brief The whole cores a task takes: \p d->cores plus its \p d->cpu_milli
+ *        rounded up to whole cores (0 for NULL; INT64_MAX if that overflows).
+ */
+int64_t pl_task_cores(const pl_task_demand *d);
 
 /** Description of an edge, filled by pl_job_edge(). */
 typedef struct pl_job_edge_info {
@@ -74,9 +96,11 @@ pl_status pl_job_copy(const pl_job *job, pl_job **out);
 
 /**
  * \brief Add a task.
- * \param demand NULL for one GPU and nothing else.
+ * \param demand NULL for one GPU and nothing else. A fractional task
+ *        (gpu_milli 1..999) may say gpus 0 or 1: it is stored with gpus 0.
  * \param[out] id the task's index (0, 1, ...), may be NULL.
- * \return ::PL_OK, ::PL_EINVAL (negative demand), ::PL_ENOMEM.
+ * \return ::PL_OK, ::PL_EINVAL (negative demand, gpu_milli >= 1000, or
+ *         gpu_milli with more than one GPU), ::PL_ENOMEM.
  */
 pl_status pl_job_add_task(pl_job *job, const pl_task_demand *demand, int32_t *id);
 
@@ -114,6 +138,28 @@ pl_status pl_job_set_arrival(pl_job *job, double seconds);
 
 /** \brief Solo run time in seconds when no profile gives one (default 0 = unknown). \return ::PL_OK or ::PL_EINVAL. */
 pl_status pl_job_set_duration(pl_job *job, double seconds);
+
+/**
+ * \brief Require GPUs of given models for every GPU task of the job (whole
+ *        or fractional): \p models is one model name or alternatives joined
+ *        by '|' ("V100M16|V100M32"); NULL or "" clears it (any GPU). Copied.
+ *        The model of a GPU is its vertex's attribute "model", or when it
+ *        has none, the attribute "gpu_model" of its nearest ancestor that
+ *        has one (a machine: "attrs" of a JSON template,
+ *        pl_topology_set_attr()); a GPU of no model matches no requirement.
+ * \return ::PL_OK; ::PL_EINVAL (NULL job, an empty alternative as in "A||B");
+ *         ::PL_ENOMEM.
+ */
+pl_status pl_job_set_gpu_model(pl_job *job, const char *models);
+
+/** \brief The job's GPU model requirement as set ("" when none or for NULL; owned by the job). */
+const char *pl_job_gpu_model(const pl_job *job);
+
+/**
+ * \brief Whether GPU vertex \p gpu of \p topo is of a model \p job accepts
+ *        (1 also when the job requires none). 0 for a NULL argument.
+ */
+int pl_job_gpu_admits(const pl_job *job, const pl_topology *topo, int32_t gpu);
 
 /** \brief Require all tasks on one machine (default on, as in the SC17 artifact); any non-zero value means on. \return ::PL_OK or ::PL_EINVAL (NULL job). */
 pl_status pl_job_set_single_node(pl_job *job, int single_node);

@@ -34,12 +34,7 @@
 #include <placement/interference.h>
 #include <placement/policy.h>
 #include <placement/sched.h>
-#include <placement/disagg.h>
-#include <placement/drmaestro.h>
 #include <placement/sim.h>
-#include <placement/nvme_sim.h>
-#include <placement/gpuqos.h>
 #include <placement/constraints.h>
-#include <placement/coloc.h>
 
 #endif

@@ -52,12 +52,38 @@
  * placed earlier in the same call takes its GPUs from the later ones), but
  * the topology is left unchanged until pl_decision_apply().
  *
- * Resources of a task placed on GPU g: one ::PL_RES_UNITS of g and its
- * gpu_memory on g; its cores and bandwidth on g's package, its memory on
- * that package's first NUMA node (when those have a capacity: a vertex whose
+ * Resources of a task (placement/job.h's three kinds; a vertex whose
  * capacity of a resource is 0 does not model it, and it is not checked
- * there). Every task takes a whole GPU, also one whose demand says 0 GPUs; a
- * task asking for more than 1 GPU makes the job ::PL_DECISION_REJECTED.
+ * there):
+ *  - GPU task on GPU g: one ::PL_RES_UNITS of g, its share of g's
+ *    ::PL_RES_GPU_MILLI (capacity / units: all 1000 of an ordinary GPU, so a
+ *    GPU shared by fractional tasks is never given whole) and its gpu_memory
+ *    on g; its cores (pl_task_cores()) and bandwidth on g's package, its
+ *    memory on that package's first NUMA node;
+ *  - fractional task (gpu_milli 1..999) on GPU g: gpu_milli of g's
+ *    ::PL_RES_GPU_MILLI (always checked: capacity 0 means "never shared")
+ *    and its gpu_memory on g, no unit; cores, bandwidth and memory as above;
+ *  - CPU-only task (gpus 0, gpu_milli 0) on package p: no GPU; its cores and
+ *    bandwidth on p, its memory on p's first NUMA node.
+ * A task asking for more than 1 GPU makes the job ::PL_DECISION_REJECTED.
+ *
+ * Every policy honours these demands and the job's GPU model requirement
+ * (pl_job_set_gpu_model()) without knowing of them: pl_policy_place() hands
+ * the policy a view of each such job with its whole-GPU tasks only (traffic
+ * and constraints kept, a CPU-only task's demand added to the GPU task it
+ * exchanges the most traffic with, which it then sits next to, on the same
+ * package), on a topology where a GPU partly taken by fractional tasks, or
+ * of a model the job does not accept, is not free; then it places the
+ * fractional tasks itself (best fit: the GPU with the least milli left that
+ * holds the task, preferring the job's own machines, on the job's machine
+ * when it is single-node) and the CPU-only tasks that could not sit next to
+ * a GPU task (the job's machine with the most traffic to the task, else the
+ * first machine with room; first package with room). A job with no whole-GPU
+ * task is placed by that step alone. Such a job is decided in a policy call
+ * of its own, and the rest of the queue in the next one: a batch policy
+ * (sa-placement) anneals the jobs between two such jobs together, and a job
+ * waiting in one call does not hold up (fcfs) the jobs of the next.
+ * doc/policies.md sec. 1 has the details and examples.
  */
 #ifndef PLACEMENT_POLICY_H
 #define PLACEMENT_POLICY_H
@@ -94,14 +120,20 @@ typedef enum pl_decision_kind {
 /** One job's decision, filled by pl_decision_get(). Pointers are owned by the decision. */
 typedef struct pl_decision_info {
     pl_decision_kind kind;   /**< What the policy decided for the job (::pl_decision_kind). */
-    int32_t ngpus;           /**< Tasks placed (0 unless placed). */
-    const int32_t *gpus;     /**< GPU vertex of task i. */
+    int32_t ngpus;           /**< Tasks placed (0 unless placed): the length of gpus and hosts. */
+    const int32_t *gpus;     /**< GPU vertex of task i; -1 for a CPU-only task (see hosts). Two
+                                  fractional tasks may name the same GPU. */
     int32_t machine;         /**< The machine vertex holding them, or -1 if several. */
     double utility;          /**< Job utility of the placement (or of the best one found, when postponed). */
     int64_t comm_cost;       /**< Eq. (3) over the GPUs (sum of GPU-pair distances). */
     double slowdown;         /**< Predicted slowdown from co-located jobs: the largest profile slowdown
                                   against a job on the same sockets (>= 1; 1 = none or unknown). */
     const char *reason;      /**< Why it was not placed (empty when placed). */
+    const int32_t *hosts;    /**< Where task i runs, [ngpus] (placed only): its GPU vertex for a GPU task
+                                  (whole or fractional: the same as gpus[i]), its package vertex for a
+                                  CPU-only task (gpus[i] is -1). For a job of GPU tasks only it equals
+                                  gpus. pl_decision_get() always fills it for a placed job; to
+                                  pl_decision_set() NULL means "the same as gpus" (every gpus[i] a GPU). */
 } pl_decision_info;
 
 /** Opaque set of decisions, one per queued job in queue order. */
@@ -109,7 +141,7 @@ typedef struct pl_decision pl_decision;
 
 /** Options of a policy call; initialise with pl_policy_opts_init(). */
 typedef struct pl_policy_opts {
-    const char *policy;              /**< Policy name (default "topo-aware"). */
+    const char *policy;              /**< Policy name (default ::PL_DEFAULT_POLICY). */
     pl_utility_opts utility;         /**< Weights and utility form. */
     const pl_profile_set *profiles;  /**< Interference profiles (borrowed); NULL = pl_profile_set_builtin(). */
     uint64_t seed;                   /**< For "random" and "sa-placement" (default 1): the same seed gives
@@ -121,6 +153,7 @@ typedef struct pl_policy_opts {
                                           ::pl_two_level_opts for "two-level", a ::pl_gpu_qos_opts for "gpu-qos",
                                           each set up by its init function. Those policies refuse a struct of
                                           another kind (::PL_EINVAL); the other policies ignore the field. */
+    uint64_t reserved[4];      /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_policy_opts;
 
 /** \brief Defaults for every field (see each). */
@@ -134,16 +167,90 @@ typedef struct pl_policy_request {
     int32_t nrunning;               /**< Length of \c running. */
     pl_job *const *queue;           /**< Jobs to decide, in queue order, [nqueue]. */
     int32_t nqueue;                 /**< Length of \c queue. */
+    void *state;                    /**< The instance's state made by pl_policy_ops::create, or NULL for a
+                                         policy without one (since ops version 2). */
 } pl_policy_request;
 
-/** A placement policy, registered by name. */
+/** Version of ::pl_policy_ops this header describes. */
+#define PL_POLICY_OPS_VERSION 2
+
+/** The policy pl_policy_opts_init() selects. */
+#define PL_DEFAULT_POLICY "topo-aware"
+
+/**
+ * A placement policy, registered by name.
+ *
+ * A policy may keep state across calls (a scheduler's rounds): DRMaestro's
+ * waiting counters, a model learned from earlier rounds. \c create makes
+ * the state of one instance (pl_policy_create(), one per pl_sched handle
+ * and policy, one per simulator run), \c place receives it in
+ * pl_policy_request::state, \c destroy frees it. A one-shot
+ * pl_policy_place() makes a fresh instance for the call.
+ */
 typedef struct pl_policy_ops {
     const char *name;        /**< Unique registry name, e.g. "topo-aware". */
     const char *description; /**< One line for `placement policies`. */
     /** Fill \p out (created with nqueue WAITING entries) with a decision
-     *  per queued job, using pl_decision_set(). Must not modify the request. */
+     *  per queued job, using pl_decision_set(). Must not modify the request
+     *  (its state excepted). */
     pl_status (*place)(const pl_policy_request *req, pl_decision *out);
+    /* ---- ops version 2: the members below are read only when version >= 2 */
+    int32_t version;         /**< ::PL_POLICY_OPS_VERSION, or 0 for a table of the three members above. */
+    /** Make an instance's state from the options it is created with
+     *  (NULL member: the policy keeps no state). */
+    pl_status (*create)(const pl_policy_opts *opts, void **state);
+    /** Free a state made by \c create (NULL member: nothing to free). */
+    void (*destroy)(void *state);
+    /** How many more rounds without any change to the cluster may still
+     *  change this instance's decisions (waiting counters, postponements),
+     *  or 0 (NULL member): deciding again only helps after an event. A
+     *  scheduler that gets a positive answer calls again periodically. */
+    int32_t (*idle_rounds)(const void *state);
+    /** ::PL_POLICY_CPU_JOBS and other capability bits (0: none). */
+    uint32_t flags;
 } pl_policy_ops;
+
+/** pl_policy_ops::flags: the policy places jobs that ask for no GPU itself
+ *  (DRMaestro's phase 1); without it a caller that has such jobs places
+ *  them first fit (the simulator does). */
+#define PL_POLICY_CPU_JOBS 1u
+
+/** Opaque policy instance: a policy and its state across calls. */
+typedef struct pl_policy pl_policy;
+
+/**
+ * \brief An instance of the policy \p opts->policy (NULL: ::PL_DEFAULT_POLICY)
+ *        whose state lasts until pl_policy_free(): call pl_policy_decide()
+ *        once per scheduling round.
+ * \param opts copied (the pointers in it are borrowed: profiles and
+ *        policy_opts must outlive the instance).
+ * \return ::PL_OK; ::PL_ENOTFOUND (unknown policy); ::PL_EINVAL (NULL
+ *         argument, bad options); ::PL_ENOMEM; or what the policy's create
+ *         returns.
+ */
+pl_status pl_policy_create(const pl_policy_opts *opts, pl_policy **out);
+
+/** \brief Free an instance and its state. NULL is a no-op. */
+void pl_policy_free(pl_policy *p);
+
+/** \brief The instance's policy name ("" for NULL). */
+const char *pl_policy_name(const pl_policy *p);
+
+/**
+ * \brief One round of the instance: as pl_policy_place(), with the state
+ *        kept from earlier rounds.
+ * \param opts this round's options (NULL: those given at creation); its
+ *        policy name must be the instance's (::PL_EINVAL otherwise).
+ */
+pl_status pl_policy_decide(pl_policy *p, const pl_policy_opts *opts, const pl_topology *topo,
+                           const pl_running_job *running, int32_t nrunning, pl_job *const *queue,
+                           int32_t nqueue, pl_decision **out);
+
+/** \brief pl_policy_ops::idle_rounds of the instance (0 when the policy has none, or for NULL). */
+int32_t pl_policy_idle_rounds(const pl_policy *p);
+
+/** \brief pl_policy_ops::flags of the instance (0 for NULL). */
+uint32_t pl_policy_flags(const pl_policy *p);
 
 /**
  * \brief Decide placements for \p queue (in that order of priority).
@@ -173,10 +280,15 @@ pl_status pl_decision_set(pl_decision *d, int32_t i, const pl_decision_info *inf
 
 /**
  * \brief Allocate on \p topo the resources of every placed job (see the file
- *        comment), all or nothing.
- * \return ::PL_OK; ::PL_EINVAL (a resource no longer free: nothing allocated).
+ *        comment), all or nothing. A live scheduler uses pl_sched_commit()
+ *        (placement/sched.h), which also releases.
+ * \param queue the queue the decisions were made for (decision i is job
+ *        queue[i]), [nqueue].
+ * \return ::PL_OK; ::PL_EINVAL (NULL argument, a decision without its job or
+ *         with another task count, a resource no longer free: nothing
+ *         allocated).
  */
-pl_status pl_decision_apply(const pl_decision *d, const pl_policy_request *req, pl_topology *topo);
+pl_status pl_decision_apply(const pl_decision *d, pl_job *const *queue, int32_t nqueue, pl_topology *topo);
 
 /** \brief Release a decision set. NULL is a no-op. */
 void pl_decision_free(pl_decision *d);
@@ -208,9 +320,11 @@ const pl_policy_ops *pl_policy_get(int i);
 
 /** @} */
 
-/** \defgroup pl_policy_kim Options of the seed-003 policies (Kim thesis)
+/** \defgroup pl_policy_ext Options of one policy
  *
- * Set up one of these with its init function, change what you need, and
+ * A policy with options of its own declares them in its own header
+ * (placement/sa_placement.h, placement/two_level.h, placement/gpu_qos.h,
+ * all included here). Set up one of these with its init function, change what you need, and
  * point pl_policy_opts::policy_opts at it (doc/policies.md sec. 4e). The
  * first member is a tag that lets a policy refuse another policy's struct.
  *  @{ */
@@ -222,118 +336,14 @@ typedef enum pl_policy_ext_kind {
     PL_POLICY_EXT_GPU_QOS = 0x5a030003    /**< A ::pl_gpu_qos_opts ("gpu-qos"). */
 } pl_policy_ext_kind;
 
-/** Scheduling mode of "sa-placement" (thesis ch. 2 sec. 3.2). */
-typedef enum pl_sa_mode {
-    PL_SA_BATCH = 0,  /**< The whole queue is annealed together (the jobs admitted move, running ones stay). */
-    PL_SA_ONLINE = 1  /**< One job at a time in queue order, against the running jobs and those placed before it. */
-} pl_sa_mode;
-
-/** What a "sa-placement" predictor is asked: one job's run time on a hypothetical placement. */
-typedef struct pl_sa_query {
-    const pl_job *job;              /**< The job whose run time is asked (queued or running). */
-    const pl_topology *topo;        /**< The caller's topology (read-only). */
-    int32_t machine;                /**< Machine vertex holding its GPUs, or -1 if they span machines (a running job). */
-    const int32_t *gpus;            /**< GPU vertex of each task, [ngpus]. */
-    int32_t ngpus;                  /**< Its tasks. */
-    pl_spread spread;               /**< ::PL_SPREAD_INTRA_SOCKET when every GPU is on one socket. */
-    const pl_job *const *corunners; /**< Jobs holding a GPU on a socket of \c gpus (its co-runners), [ncorunners]. */
-    const int32_t *corunner_gpus;   /**< Their task counts, [ncorunners]. */
-    int32_t ncorunners;             /**< Number of co-runners (0 = the solo run time is asked). */
-} pl_sa_query;
-
-/**
- * \brief User-supplied run-time predictor of "sa-placement" (e.g. a learned
- *        model, placement/coloc.h). Called from the policy call's thread.
- * \param ctx pl_sa_policy_opts::predict_ctx.
- * \param q   the query (valid during the call only).
- * \param runtime_s receives the predicted run time, finite and > 0.
- * \return ::PL_OK, or an error status that aborts the policy call and is returned by it.
- */
-typedef pl_status (*pl_sa_predict_fn)(void *ctx, const pl_sa_query *q, double *runtime_s);
-
-/** Options of "sa-placement"; initialise with pl_sa_policy_opts_init(). The seed is pl_policy_opts::seed. */
-typedef struct pl_sa_policy_opts {
-    pl_policy_ext_kind kind;     /**< ::PL_POLICY_EXT_SA (set by the init function). */
-    pl_sa_mode mode;             /**< ::PL_SA_BATCH (default) or ::PL_SA_ONLINE. */
-    int64_t iterations;          /**< Moves tried (default 2000; >= 0; 0 keeps the first-fit start). On-line: per job,
-                                      and a job with no more other configurations than this tries them all. */
-    double initial_temperature;  /**< T0 in units of the sum over the jobs of log speedup, i.e. of one job's log
-                                      speedup (default 0.05; finite, >= 0): a move that slows one job by 5 %
-                                      is accepted with probability exp(-log 1.05 / T). */
-    double cooling;              /**< Geometric cooling factor per iteration, in (0, 1] (default 0.995). */
-    pl_sa_predict_fn predict;    /**< NULL (default): solo time of the job's spread times its largest profile
-                                      slowdown against a co-runner (pl_policy_opts::profiles). */
-    void *predict_ctx;           /**< Passed to \c predict (borrowed). */
-} pl_sa_policy_opts;
-
-/** \brief Fill \p opts with the defaults listed in ::pl_sa_policy_opts. */
-void pl_sa_policy_opts_init(pl_sa_policy_opts *opts);
-
-/**
- * Options of "two-level"; initialise with pl_two_level_opts_init().
- *
- * The platform type of a machine is its name without trailing digits
- * ("gene17" -> "gene"): a JSON topology names each machine group after its
- * platform (doc/policies.md sec. 4e). The table gives t_K(P), the mean run
- * time of one task of workload type K alone on one GPU of platform P (the
- * thesis's OneCore runtime, Table 3.3), from which the platform affinity is
- * computed. Without a table, or with fewer than two of its platforms in the
- * topology, every platform is as good as any other for every workload.
- */
-typedef struct pl_two_level_opts {
-    pl_policy_ext_kind kind;        /**< ::PL_POLICY_EXT_TWO_LEVEL (set by the init function). */
-    int32_t nplatforms;             /**< Columns of the table (default 0: no table). */
-    const char *const *platforms;   /**< Platform type names, [nplatforms], distinct and non-empty (borrowed). */
-    int32_t nworkloads;             /**< Rows of the table (default 0). */
-    const char *const *workloads;   /**< Workload types (pl_job_workload_type()), [nworkloads], distinct (borrowed). */
-    const double *task_runtime_s;   /**< [nworkloads * nplatforms] row-major t_K(P) in seconds, finite and > 0 (borrowed). */
-} pl_two_level_opts;
-
-/** \brief Fill \p opts with the defaults listed in ::pl_two_level_opts (no table). */
-void pl_two_level_opts_init(pl_two_level_opts *opts);
-
-/** Pairing algorithm of "gpu-qos" (placement/gpuqos.h). */
-typedef enum pl_gpu_pairing_algo {
-    PL_GPU_PAIRING_MMP = 0,       /**< pl_gpu_mmp(): Min-Max Pairing, the thesis's Algorithm 2 with its bugs fixed (default). */
-    PL_GPU_PAIRING_MMP_STUCK = 1, /**< pl_gpu_mmp_variant() dropping the largest element only when stuck. */
-    PL_GPU_PAIRING_GREEDY = 2,    /**< pl_gpu_greedy(): lowest batch slowdown first. */
-    PL_GPU_PAIRING_OPTIMAL = 3    /**< pl_gpu_pairing_optimal(): exact, by min-cost flow (default solver). */
-} pl_gpu_pairing_algo;
-
-/**
- * \brief User-supplied pair predictor of "gpu-qos": the slowdowns, as
- *        (co-located - solo) / solo, of a latency-sensitive job and a batch
- *        job sharing their GPUs (e.g. from pl_gpu_qos_matrix(), with the
- *        batch slowdown of the best kernel-split factor).
- * \param ls_slowdown, batch_slowdown receive values >= 0, or NAN when the
- *        pair cannot share GPUs at all.
- * \return ::PL_OK, or an error status that aborts the policy call and is returned by it.
- */
-typedef pl_status (*pl_gpu_pair_fn)(void *ctx, const pl_job *ls, const pl_job *batch,
-                                    double *ls_slowdown, double *batch_slowdown);
-
-/** Options of "gpu-qos"; initialise with pl_gpu_qos_opts_init(). */
-typedef struct pl_gpu_qos_opts {
-    pl_policy_ext_kind kind;      /**< ::PL_POLICY_EXT_GPU_QOS (set by the init function). */
-    double qos;                   /**< A latency-sensitive job's slowdown must stay strictly below this (default 0.2). */
-    pl_gpu_pairing_algo pairing;  /**< How the pairs are chosen (default ::PL_GPU_PAIRING_MMP). */
-    pl_gpu_pair_fn predict;       /**< NULL (default): both slowdowns from the co-located and intra-socket solo
-                                       times of pl_policy_opts::profiles; a pair not profiled is not paired. */
-    void *predict_ctx;            /**< Passed to \c predict (borrowed). */
-    double share_factor;          /**< Cost of sharing the GPU itself, for the default predictor only (\c predict
-                                       NULL): each side's slowdown is max(1, co-located / solo) x share_factor - 1,
-                                       the simulator's rule for co-tenants (pl_sim_opts::gpu_share_factor). The
-                                       socket profiles do not see the device side; set this to the cluster's (or
-                                       simulator's) factor so the QoS check does. Finite and >= 1, else
-                                       ::PL_EINVAL. Default 1.0: the profiles alone (no device-side cost). */
-} pl_gpu_qos_opts;
-
-/** \brief Fill \p opts with the defaults listed in ::pl_gpu_qos_opts. */
-void pl_gpu_qos_opts_init(pl_gpu_qos_opts *opts);
-
 /** @} */
 
 #ifdef __cplusplus
 }
 #endif
+
+#include <placement/sa_placement.h>
+#include <placement/two_level.h>
+#include <placement/gpu_qos.h>
+
 #endif /* PLACEMENT_POLICY_H */

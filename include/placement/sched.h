@@ -21,10 +21,12 @@
  * Jobs are known by an id the caller chooses (a Slurm job id, a pod UID):
  * committing an id twice or releasing an unknown one is an error, and
  * releasing gives back exactly what committing took (the resource rule of
- * placement/policy.h: per task one unit of its GPU and its GPU memory, its
- * cores and bandwidth on the GPU's package, its memory on that package's
- * first NUMA node). The committed jobs are the running jobs the policies see
- * (interference).
+ * placement/policy.h: per GPU task one unit of its GPU, its share of the
+ * GPU's milli and its GPU memory; per fractional task its milli and GPU
+ * memory; per task its cores and bandwidth on its GPU's package, or a
+ * CPU-only task's own package, and its memory on that package's first NUMA
+ * node). The committed jobs are the running jobs the policies see
+ * (interference: their GPUs).
  *
  * Thread safety: a handle is not locked; calls on one handle must not
  * overlap. Different handles are independent.
@@ -53,15 +55,18 @@ typedef struct pl_sched pl_sched;
 typedef struct pl_sched_job_info {
     const char *id;          /**< The id it was committed under. */
     const pl_job *job;       /**< The handle's copy of the job. */
-    int32_t ngpus;           /**< Tasks (one GPU each). */
-    const int32_t *gpus;     /**< GPU vertex of task i, [ngpus]. */
-    int32_t machine;         /**< Machine vertex holding all its GPUs, or -1 if several. */
+    int32_t ngpus;           /**< Tasks: the length of gpus and hosts. */
+    const int32_t *gpus;     /**< GPU vertex of task i, [ngpus]; -1 for a CPU-only task. */
+    int32_t machine;         /**< Machine vertex holding all its tasks, or -1 if several. */
+    const int32_t *hosts;    /**< Where task i runs, [ngpus]: its GPU, or a CPU-only task's package
+                                  (pl_decision_info::hosts). */
+    uint64_t reserved[4];      /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_sched_job_info;
 
 /**
  * \brief A handle on a copy of \p topo. Allocations \p topo already carries
  *        stay as background load (they are never released by the handle).
- * \param[out] out released with pl_sched_free().
+ * \param[out] out released with pl_sched_free(); NULL on error.
  * \return ::PL_OK; ::PL_EINVAL (NULL argument); ::PL_ENOMEM.
  */
 pl_status pl_sched_create(const pl_topology *topo, pl_sched **out);
@@ -79,13 +84,23 @@ void pl_sched_free(pl_sched *s);
 const pl_topology *pl_sched_topology(const pl_sched *s);
 
 /**
- * \brief Decide where \p queue would go now (pl_policy_place() on the live
- *        topology, the committed jobs as the running ones). Changes nothing.
+ * \brief Decide where \p queue would go now (pl_policy_decide() on the live
+ *        topology, the committed jobs as the running ones). Allocates
+ *        nothing: commit what you keep. One call is one scheduling round of
+ *        the policy: the handle keeps an instance of the policy last named
+ *        in \p opts (pl_policy_create()), so a stateful policy carries its
+ *        state (DRMaestro's waiting counters) from call to call; naming
+ *        another policy starts a fresh instance. When
+ *        pl_sched_idle_rounds() is positive, call again periodically while
+ *        jobs wait, even when nothing was committed or released.
  * \param[out] out released with pl_decision_free().
- * \return as pl_policy_place().
+ * \return as pl_policy_decide(); ::PL_EINVAL for NULL \p opts.
  */
-pl_status pl_sched_place(const pl_sched *s, const pl_policy_opts *opts, pl_job *const *queue,
-                         int32_t nqueue, pl_decision **out);
+pl_status pl_sched_place(pl_sched *s, const pl_policy_opts *opts, pl_job *const *queue, int32_t nqueue,
+                         pl_decision **out);
+
+/** \brief pl_policy_idle_rounds() of the handle's policy instance (0 before the first pl_sched_place(), or for NULL). */
+int32_t pl_sched_idle_rounds(const pl_sched *s);
 
 /**
  * \brief Commit decision \p i of \p d for \p job under \p id: allocate what
@@ -103,12 +118,28 @@ pl_status pl_sched_commit(pl_sched *s, const char *id, const pl_job *job, const 
 
 /**
  * \brief Commit \p job under \p id on GPUs the caller chose (task t on
- *        \p gpus[t]), e.g. what Slurm allocated on its own.
+ *        \p gpus[t]), e.g. what Slurm allocated on its own. A CPU-only task
+ *        (placement/job.h) has -1: it gets the package holding the job's GPU
+ *        tasks it exchanges the most traffic with (the first on a tie), or,
+ *        for a job without GPUs there, the first package of the topology,
+ *        that has room for its cores and memory; say where with
+ *        pl_sched_commit_hosts() instead. Two fractional tasks may name one GPU.
  * \return as pl_sched_commit(); ::PL_EINVAL also for a vertex that is not a
- *         GPU or a GPU named twice (a job never holds one GPU twice).
+ *         GPU (or -1 for a CPU-only task) or a GPU named twice (a job never
+ *         holds one GPU twice, fractional tasks excepted).
  */
 pl_status pl_sched_commit_gpus(pl_sched *s, const char *id, const pl_job *job, const int32_t *gpus,
                                int32_t ngpus);
+
+/**
+ * \brief Commit \p job under \p id on hosts the caller chose: task t on
+ *        \p hosts[t], a GPU for a GPU or fractional task, a package for a
+ *        CPU-only task (pl_decision_info::hosts; placement/policy.h says what
+ *        each takes).
+ * \return as pl_sched_commit_gpus().
+ */
+pl_status pl_sched_commit_hosts(pl_sched *s, const char *id, const pl_job *job, const int32_t *hosts,
+                                int32_t n);
 
 /**
  * \brief Release the job committed under \p id: everything its commit

@@ -139,6 +139,7 @@ typedef struct pl_sim_opts {
                                           co-tenant what a socket neighbour costs (the gpu-qos predictor's
                                           assumption); 2 is pure time slicing of two compute-bound jobs.
                                           Without shared GPUs it changes nothing. */
+    uint64_t reserved[4];      /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_sim_opts;
 
 /**
@@ -190,6 +191,7 @@ typedef struct pl_sim_job_record {
                                   disaggregation; its run time then pays the network penalty). */
     int shared_gpu;          /**< 1 if another job held one of its GPUs at the same time during the run
                                   that completed (a GPU of units capacity >= 2), else 0. */
+    uint64_t reserved[4];      /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_sim_job_record;
 
 /** Aggregates of a run (doc/simulator.md defines each). */
@@ -226,6 +228,7 @@ typedef struct pl_sim_summary {
     double lost_gpu_seconds;     /**< Work thrown away by the kills: (kill time - placement) x GPUs, summed. */
     int32_t remote_jobs;         /**< Done jobs that used a remote GPU. */
     int32_t shared_jobs;         /**< Done jobs that shared a GPU with another job (::pl_sim_job_record.shared_gpu). */
+    uint64_t reserved[4];      /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_sim_summary;
 
 /**
@@ -246,6 +249,7 @@ typedef struct pl_sim_sample {
     double fragmentation;    /**< Fraction of the free GPUs (in machines) that sit on a machine that cannot hold the
                                   reference job (median GPUs and cores of the workload's GPU jobs); 0 when no GPU is free. */
     int32_t remote_gpus;     /**< GPUs serving a running task on another machine; / all GPUs = the network load. */
+    uint64_t reserved[4];      /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_sim_sample;
 
 /**
@@ -404,6 +408,7 @@ typedef struct pl_sim_gen_opts {
     int32_t jobs;              /**< Number of jobs (default 10000; at most ::PL_SIM_MAX_GENERATED_JOBS). */
     double mean_interarrival;  /**< Mean of the exponential inter-arrival time, seconds (default 10). */
     uint64_t seed;             /**< Default 1. */
+    uint64_t reserved[4];      /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_sim_gen_opts;
 
 /** \brief Defaults of seed 002 sec. 5.3 as doc/simulator.md reads it. */
@@ -426,6 +431,7 @@ typedef struct pl_sim_scenario_opts {
     int32_t jobs;            /**< sc17-s2 (0: 10000) and drmaestro (0: 512, warm-up jobs not counted) only;
                                   at most ::PL_SIM_MAX_GENERATED_JOBS. */
     uint64_t seed;           /**< sc17-s2 and drmaestro only (default 1). */
+    uint64_t reserved[4];      /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_sim_scenario_opts;
 
 /** \brief Defaults: the scenarios' own sizes, seed 1. */

@@ -211,6 +211,7 @@ typedef struct pl_solve_stats {
      * changed (see doc/flow.md, "Incremental re-solve").
      */
     int incremental;
+    uint64_t reserved[4];      /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_solve_stats;
 
 /**
@@ -234,7 +235,14 @@ typedef struct pl_solver_ops {
     unsigned flags;           /**< ::PL_SOLVER_WARM_START and friends; 0 for none. */
     /** Releases what the solver stored in pl_flow_solution::state; NULL if it stores nothing. */
     void (*free_state)(void *state);
+    /** ::PL_SOLVER_OPS_VERSION, or 0 for a table of the members above: the
+     *  library reads a member added later only from a table whose version
+     *  has it, so a solver built against this header keeps working. */
+    int32_t version;
 } pl_solver_ops;
+
+/** Version of ::pl_solver_ops this header describes. */
+#define PL_SOLVER_OPS_VERSION 1
 
 /**
  * Solver flag: the solver can start from a previous solution. Only then does

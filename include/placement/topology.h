@@ -101,7 +101,11 @@ typedef enum pl_resource {
     PL_RES_GPU_MEMORY = 3, /**< GPU memory, bytes. */
     PL_RES_BANDWIDTH = 4,  /**< Device bandwidth, bytes per second. */
     PL_RES_STORAGE = 5,    /**< Storage, bytes. */
-    PL_RES_COUNT = 6       /**< Number of resources (not a resource). */
+    PL_RES_GPU_MILLI = 6,  /**< Thousandths of a GPU, for GPU sharing (Kubernetes style: 1000 = one GPU).
+                                Every GPU vertex gets capacity 1000 when it is created; a task on a whole
+                                GPU takes its share of them (all 1000 of a 1-unit GPU), a fractional task
+                                only its milli (placement/policy.h). Capacity 0: the GPU is never shared. */
+    PL_RES_COUNT = 7       /**< Number of resources (not a resource). */
 } pl_resource;
 
 /** Description of a vertex, filled by pl_topology_vertex(). */
@@ -111,6 +115,7 @@ typedef struct pl_vertex_info {
     int32_t depth;       /**< 0 for a root, parent's depth + 1 otherwise. */
     int32_t os_index;    /**< OS / physical index (e.g. CUDA device number), -1 if none. */
     const char *name;    /**< Owned by the topology; valid until it is freed. Never NULL. */
+    uint64_t reserved[4];      /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_vertex_info;
 
 /** Description of a link, filled by pl_topology_link(). */
@@ -121,6 +126,7 @@ typedef struct pl_link_info {
     int64_t bw_bytes_per_s;  /**< Bandwidth in each direction; 0 = unknown (treated as unlimited). */
     int64_t latency_ns;      /**< 0 = unknown. */
     int64_t weight;          /**< Qualitative distance weight, > 0. */
+    uint64_t reserved[4];      /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_link_info;
 
 /* ---- names -------------------------------------------------------------- */
@@ -449,6 +455,7 @@ typedef struct pl_hwloc_opts {
     int64_t intersocket_bw;      /**< Bandwidth of the links added between sockets, bytes/s (default 38.4e9, POWER8 X-Bus). */
     int64_t nvlink_bw_unit;      /**< Bytes/s per unit of the NVLinkBandwidth matrix (default 1e6: hwloc gives MB/s). */
     int64_t board_bw;            /**< Bandwidth of the socket-machine ::PL_LK_BOARD links, the path out of the machine, bytes/s (default 15.75e9, PCIe 3.0 x16, as the builtin machines). */
+    uint64_t reserved[4];      /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_hwloc_opts;
 
 /** \brief Fill \p opts with the defaults. */

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 #include <placement/coloc.h>
-#include "core/core.h"
+#include "internal/core.h"
 
 /* One regression tree as flat arrays; node 0 is the root. */
 typedef struct coloc_tree {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coloc_impl.h"
+#include "internal/columns.h"
 
 typedef struct sstate {
     int32_t *cfg;    /* [apps], -1 unplaced */
@@ -53,13 +54,15 @@ static int32_t block_nodes(const sctx *c, const pl_coloc_config *cf)
     return block_vms(c, cf) / cf->vms_per_node;
 }
 
+/* A state's arrays, of the sizes state_alloc() gives them. */
+static const pl_column state_cols[] = {
+    PL_COLUMN(sstate, cfg), PL_COLUMN(sstate, node), PL_COLUMN(sstate, used),
+    PL_COLUMN(sstate, nocc), PL_COLUMN(sstate, occ),
+};
+
 static void state_free(sstate *s)
 {
-    free(s->cfg);
-    free(s->node);
-    free(s->used);
-    free(s->nocc);
-    free(s->occ);
+    pl_columns_free(s, state_cols, PL_NCOLUMNS(state_cols));
     memset(s, 0, sizeof *s);
 }
 
@@ -312,17 +315,23 @@ static pl_status check_problem(const pl_coloc_problem *p)
     return PL_OK;
 }
 
+/* The context's arrays per node (one more, so that none is empty) and per
+ * application (the queue holds up to PL_COLOC_MAX_BLOCKS blocks of each). */
+static const pl_column ctx_node_cols[] = {PL_COLUMN(sctx, type_of), PL_COLUMN(sctx, list)};
+static const pl_column ctx_app_cols[] = {
+    PL_COLUMN(sctx, worst),
+    PL_COLUMN_N(sctx, q_app, PL_COLOC_MAX_BLOCKS),
+    PL_COLUMN_N(sctx, q_cfg, PL_COLOC_MAX_BLOCKS),
+    PL_COLUMN_N(sctx, q_vms, PL_COLOC_MAX_BLOCKS),
+};
+
 static void ctx_free(sctx *c)
 {
-    free(c->type_of);
+    pl_columns_free(c, ctx_node_cols, PL_NCOLUMNS(ctx_node_cols));
+    pl_columns_free(c, ctx_app_cols, PL_NCOLUMNS(ctx_app_cols));
     free(c->type_first);
-    free(c->worst);
-    free(c->list);
     free(c->opt);
     free(c->perm);
-    free(c->q_app);
-    free(c->q_cfg);
-    free(c->q_vms);
     state_free(&c->s);
 }
 
@@ -346,17 +355,13 @@ static pl_status ctx_init(sctx *c, const pl_coloc_problem *p)
     if (n > INT32_MAX / 2)
         return pl_err(PL_EINVAL, "coloc: too many nodes");
     c->N = (int32_t)n;
-    c->type_of = pl_alloc((size_t)c->N + 1, sizeof *c->type_of);
     c->type_first = pl_alloc((size_t)cl->types + 1, sizeof *c->type_first);
-    c->worst = pl_alloc((size_t)c->apps, sizeof *c->worst);
-    c->list = pl_alloc((size_t)c->N + 1, sizeof *c->list);
     c->opt = pl_alloc((size_t)c->N + 2, sizeof *c->opt);
     c->perm = pl_alloc((size_t)p->configs, sizeof *c->perm);
-    c->q_app = pl_alloc((size_t)PL_COLOC_MAX_BLOCKS * (size_t)c->apps, sizeof *c->q_app);
-    c->q_cfg = pl_alloc((size_t)PL_COLOC_MAX_BLOCKS * (size_t)c->apps, sizeof *c->q_cfg);
-    c->q_vms = pl_alloc((size_t)PL_COLOC_MAX_BLOCKS * (size_t)c->apps, sizeof *c->q_vms);
-    if (!c->type_of || !c->type_first || !c->worst || !c->list || !c->opt || !c->perm || !c->q_app || !c->q_cfg ||
-        !c->q_vms || state_alloc(c, &c->s) != PL_OK) {
+    if (!c->type_first || !c->opt || !c->perm ||
+        pl_columns_alloc(c, ctx_node_cols, PL_NCOLUMNS(ctx_node_cols), (int64_t)c->N + 1) ||
+        pl_columns_alloc(c, ctx_app_cols, PL_NCOLUMNS(ctx_app_cols), c->apps) ||
+        state_alloc(c, &c->s) != PL_OK) {
         ctx_free(c);
         return PL_ENOMEM;
     }
@@ -445,6 +450,10 @@ static void export_state(const sctx *c, const sstate *s, pl_coloc_placement *out
     memcpy(out->node, s->node, (size_t)c->apps * (size_t)c->R * sizeof *out->node);
 }
 
+/* Per application, and per application and VM. */
+static const pl_column placement_cols[] = {PL_COLUMN(pl_coloc_placement, config),
+                                           PL_COLUMN(pl_coloc_placement, node)};
+
 pl_status pl_coloc_placement_alloc(pl_coloc_placement *p, int32_t apps, int32_t vms)
 {
     if (!p || apps < 1 || vms < 1)
@@ -462,10 +471,7 @@ void pl_coloc_placement_free(pl_coloc_placement *p)
 {
     if (!p)
         return;
-    free(p->config);
-    free(p->node);
-    p->config = NULL;
-    p->node = NULL;
+    pl_columns_free(p, placement_cols, PL_NCOLUMNS(placement_cols));
 }
 
 pl_status pl_coloc_evaluate(const pl_coloc_problem *prob, const pl_coloc_placement *pl, double *objective)

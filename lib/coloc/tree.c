@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coloc_impl.h"
+#include "internal/columns.h"
 
 #define MAX_DEPTH_CAP 64
 
@@ -20,6 +21,12 @@ void pl_coloc_model_opts_init(pl_coloc_model_opts *o)
     o->prune_folds = 3;
     o->seed = 1;
 }
+
+/* The arrays of a tree, one element per node. */
+static const pl_column tree_cols[] = {
+    PL_COLUMN(coloc_tree, feature), PL_COLUMN(coloc_tree, threshold), PL_COLUMN(coloc_tree, left),
+    PL_COLUMN(coloc_tree, right), PL_COLUMN(coloc_tree, value),
+};
 
 typedef struct pair { double x, y; int64_t i; } pair;
 
@@ -46,21 +53,8 @@ static int32_t new_node(builder *b, double value)
 {
     if (b->t.nodes == b->cap) {
         int32_t nc = b->cap ? 2 * b->cap : 16;
-        int32_t *f = pl_realloc_array(b->t.feature, (size_t)nc, sizeof *f);
-        if (!f) return -1;
-        b->t.feature = f;
-        double *th = pl_realloc_array(b->t.threshold, (size_t)nc, sizeof *th);
-        if (!th) return -1;
-        b->t.threshold = th;
-        int32_t *l = pl_realloc_array(b->t.left, (size_t)nc, sizeof *l);
-        if (!l) return -1;
-        b->t.left = l;
-        int32_t *r = pl_realloc_array(b->t.right, (size_t)nc, sizeof *r);
-        if (!r) return -1;
-        b->t.right = r;
-        double *v = pl_realloc_array(b->t.value, (size_t)nc, sizeof *v);
-        if (!v) return -1;
-        b->t.value = v;
+        if (pl_columns_grow(&b->t, tree_cols, PL_NCOLUMNS(tree_cols), b->cap, nc))
+            return -1;
         b->cap = nc;
     }
     int32_t k = b->t.nodes++;
@@ -198,27 +192,14 @@ static int32_t compact(const coloc_tree *src, int32_t node, coloc_tree *dst)
 static pl_status tree_alloc(coloc_tree *t, int32_t nodes)
 {
     memset(t, 0, sizeof *t);
-    t->feature = pl_alloc((size_t)nodes, sizeof *t->feature);
-    t->threshold = pl_alloc((size_t)nodes, sizeof *t->threshold);
-    t->left = pl_alloc((size_t)nodes, sizeof *t->left);
-    t->right = pl_alloc((size_t)nodes, sizeof *t->right);
-    t->value = pl_alloc((size_t)nodes, sizeof *t->value);
-    if (!t->feature || !t->threshold || !t->left || !t->right || !t->value) {
-        coloc_tree_free(t);
-        return PL_ENOMEM;
-    }
-    return PL_OK;
+    return pl_columns_alloc(t, tree_cols, PL_NCOLUMNS(tree_cols), nodes);
 }
 
 void coloc_tree_free(coloc_tree *t)
 {
     if (!t)
         return;
-    free(t->feature);
-    free(t->threshold);
-    free(t->left);
-    free(t->right);
-    free(t->value);
+    pl_columns_free(t, tree_cols, PL_NCOLUMNS(tree_cols));
     memset(t, 0, sizeof *t);
 }
 

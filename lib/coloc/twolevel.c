@@ -47,17 +47,17 @@ static void order_by(int32_t *idx, int32_t n, const double *key, int32_t stride,
         }
 }
 
-pl_status pl_coloc_level1(const double *pa, int32_t apps, int32_t platforms, const int32_t *cores,
+pl_status pl_coloc_share_cores(const double *pa, int32_t apps, int32_t platforms, const int32_t *cores,
                           const int64_t *tasks, int32_t *alloc)
 {
     if (!pa || !cores || !tasks || !alloc || apps < 1 || platforms < 1)
-        return pl_err(PL_EINVAL, "pl_coloc_level1: NULL argument or empty problem");
+        return pl_err(PL_EINVAL, "pl_coloc_share_cores: NULL argument or empty problem");
     for (int32_t p = 0; p < platforms; p++)
         if (cores[p] < 0)
-            return pl_err(PL_EINVAL, "pl_coloc_level1: platform %d has %d cores", (int)p, (int)cores[p]);
+            return pl_err(PL_EINVAL, "pl_coloc_share_cores: platform %d has %d cores", (int)p, (int)cores[p]);
     for (int32_t k = 0; k < apps; k++)
         if (tasks[k] < 0)
-            return pl_err(PL_EINVAL, "pl_coloc_level1: application %d has %lld tasks", (int)k, (long long)tasks[k]);
+            return pl_err(PL_EINVAL, "pl_coloc_share_cores: application %d has %lld tasks", (int)k, (long long)tasks[k]);
     int64_t *need = pl_alloc((size_t)apps, sizeof *need);
     double *needd = pl_alloc((size_t)apps, sizeof *needd);
     int32_t *free_ = pl_alloc((size_t)platforms, sizeof *free_);
@@ -162,35 +162,35 @@ static pl_status check_level2(int32_t nodes, int32_t cpn, int32_t apps, const in
                               const pl_coloc_combo *combos, int32_t ncombos)
 {
     if (nodes < 0 || cpn < 1 || apps < 1 || !pilots || ncombos < 0 || (ncombos && !combos))
-        return pl_err(PL_EINVAL, "pl_coloc_level2: bad platform shape or NULL argument");
+        return pl_err(PL_EINVAL, "pl_coloc_map_pilots: bad platform shape or NULL argument");
     int64_t total = 0;
     for (int32_t k = 0; k < apps; k++) {
         if (pilots[k] < 0)
-            return pl_err(PL_EINVAL, "pl_coloc_level2: application %d has %d pilots", (int)k, (int)pilots[k]);
+            return pl_err(PL_EINVAL, "pl_coloc_map_pilots: application %d has %d pilots", (int)k, (int)pilots[k]);
         total += pilots[k];
     }
     if (total > (int64_t)nodes * cpn)
-        return pl_err(PL_EINVAL, "pl_coloc_level2: %lld pilots exceed %d nodes x %d cores", (long long)total,
+        return pl_err(PL_EINVAL, "pl_coloc_map_pilots: %lld pilots exceed %d nodes x %d cores", (long long)total,
                       (int)nodes, (int)cpn);
     for (int32_t c = 0; c < ncombos; c++) {
         const pl_coloc_combo *cb = &combos[c];
         if (cb->napps < 1 || cb->napps > PL_COLOC_MAX_COMBO || cpn % cb->napps)
-            return pl_err(PL_EINVAL, "pl_coloc_level2: combination %d has %d applications for %d cores per node",
+            return pl_err(PL_EINVAL, "pl_coloc_map_pilots: combination %d has %d applications for %d cores per node",
                           (int)c, (int)cb->napps, (int)cpn);
         for (int32_t i = 0; i < cb->napps; i++) {
             if (cb->app[i] < 0 || cb->app[i] >= apps || !(cb->ca[i] >= 0))
-                return pl_err(PL_EINVAL, "pl_coloc_level2: combination %d member %d: app %d or affinity invalid",
+                return pl_err(PL_EINVAL, "pl_coloc_map_pilots: combination %d member %d: app %d or affinity invalid",
                               (int)c, (int)i, (int)cb->app[i]);
             for (int32_t j = 0; j < i; j++)
                 if (cb->app[j] == cb->app[i])
-                    return pl_err(PL_EINVAL, "pl_coloc_level2: combination %d repeats application %d", (int)c,
+                    return pl_err(PL_EINVAL, "pl_coloc_map_pilots: combination %d repeats application %d", (int)c,
                                   (int)cb->app[i]);
         }
     }
     return PL_OK;
 }
 
-pl_status pl_coloc_level2(int32_t nodes, int32_t cpn, int32_t apps, const int32_t *pilots,
+pl_status pl_coloc_map_pilots(int32_t nodes, int32_t cpn, int32_t apps, const int32_t *pilots,
                           const pl_coloc_combo *combos, int32_t ncombos, uint64_t seed,
                           int32_t *core_app, int32_t *node_combo)
 {
@@ -198,7 +198,7 @@ pl_status pl_coloc_level2(int32_t nodes, int32_t cpn, int32_t apps, const int32_
     if (st != PL_OK)
         return st;
     if (!core_app || !node_combo)
-        return pl_err(PL_EINVAL, "pl_coloc_level2: NULL output");
+        return pl_err(PL_EINVAL, "pl_coloc_map_pilots: NULL output");
     int64_t *rem = pl_alloc((size_t)apps, sizeof *rem);
     double *ca = pl_alloc((size_t)apps, sizeof *ca);
     int32_t *pool = NULL;

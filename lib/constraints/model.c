@@ -4,10 +4,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "constraints/constraints_impl.h"
+#include "internal/constraints_impl.h"
+#include "internal/columns.h"
 
 /* Tolerance on capacity sums: demands are doubles (e.g. 0.1 cores). */
 #define CAP_EPS 1e-9
+
+/* Arrays per unit (one more, so that none is empty), and those resolve()
+ * derives per unit and per class; invalidate() drops the derived ones. */
+static const pl_column unit_cols[] = {PL_COLUMN(pl_constraints, cores), PL_COLUMN(pl_constraints, mem_gb)};
+static const pl_column class_unit_cols[] = {PL_COLUMN(pl_constraints, class_of),
+                                            PL_COLUMN(pl_constraints, first_unit)};
+static const pl_column class_cols[] = {
+    PL_COLUMN(pl_constraints, class_cores), PL_COLUMN(pl_constraints, class_mem),
+    PL_COLUMN(pl_constraints, anti),        PL_COLUMN(pl_constraints, anti_n),
+};
 
 pl_status pl_constraints_create(int32_t units, pl_constraints **out)
 {
@@ -17,9 +28,7 @@ pl_status pl_constraints_create(int32_t units, pl_constraints **out)
     if (!c)
         return PL_ENOMEM;
     c->units = units;
-    c->cores = pl_alloc((size_t)units + 1, sizeof *c->cores);
-    c->mem_gb = pl_alloc((size_t)units + 1, sizeof *c->mem_gb);
-    if (!c->cores || !c->mem_gb) {
+    if (pl_columns_alloc(c, unit_cols, PL_NCOLUMNS(unit_cols), (int64_t)units + 1)) {
         pl_constraints_free(c);
         return PL_ENOMEM;
     }
@@ -29,21 +38,13 @@ pl_status pl_constraints_create(int32_t units, pl_constraints **out)
 
 void pl_constraints_invalidate(pl_constraints *c)
 {
-    free(c->class_of);
-    free(c->first_unit);
-    free(c->class_cores);
-    free(c->class_mem);
+    for (int32_t k = 0; c->anti && k < c->nclasses; k++)
+        free(c->anti[k]);
+    pl_columns_free(c, class_unit_cols, PL_NCOLUMNS(class_unit_cols));
+    pl_columns_free(c, class_cols, PL_NCOLUMNS(class_cols));
     free(c->allowed);
-    if (c->anti)
-        for (int32_t k = 0; k < c->nclasses; k++)
-            free(c->anti[k]);
-    free(c->anti);
-    free(c->anti_n);
     free(c->conflicts);
-    c->class_of = c->first_unit = c->anti_n = NULL;
-    c->class_cores = c->class_mem = NULL;
     c->allowed = NULL;
-    c->anti = NULL;
     c->conflicts = NULL;
     c->nclasses = c->nconflicts = 0;
     c->resolved = 0;
@@ -62,8 +63,7 @@ void pl_constraints_free(pl_constraints *c)
     free(c->filters);
     free(c->coloc);
     free(c->sep);
-    free(c->cores);
-    free(c->mem_gb);
+    pl_columns_free(c, unit_cols, PL_NCOLUMNS(unit_cols));
     free(c);
 }
 
@@ -318,20 +318,14 @@ pl_status pl_constraints_resolve(pl_constraints *c, const pl_cnodes *nodes)
     size_t U = (size_t)c->units + 1;
     c->nnodes = (int32_t)nodes->n;
     int32_t *parent = pl_alloc(U, sizeof *parent);
-    c->class_of = pl_alloc(U, sizeof *c->class_of);
-    c->first_unit = pl_alloc(U, sizeof *c->first_unit);
-    if (!parent || !c->class_of || !c->first_unit)
+    if (!parent || pl_columns_alloc(c, class_unit_cols, PL_NCOLUMNS(class_unit_cols), (int64_t)U))
         goto nomem;
     c->nclasses = build_classes(c, parent);
     free(parent);
     parent = NULL;
     size_t K = (size_t)c->nclasses + 1;
-    c->class_cores = pl_alloc(K, sizeof *c->class_cores);
-    c->class_mem = pl_alloc(K, sizeof *c->class_mem);
-    c->allowed = pl_alloc(K * ((size_t)c->nnodes + 1), 1);
-    c->anti = pl_alloc(K, sizeof *c->anti);
-    c->anti_n = pl_alloc(K, sizeof *c->anti_n);
-    if (!c->class_cores || !c->class_mem || !c->allowed || !c->anti || !c->anti_n)
+    if (pl_columns_alloc(c, class_cols, PL_NCOLUMNS(class_cols), (int64_t)K) ||
+        !(c->allowed = pl_alloc(K * ((size_t)c->nnodes + 1), 1)))
         goto nomem;
     for (int32_t u = 0; u < c->units; u++) {
         c->class_cores[c->class_of[u]] += c->cores[u];

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "constraints/constraints_impl.h"
+#include "internal/constraints_impl.h"
 
 pl_status pl_cnodes_create(pl_cnodes **out)
 {

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "constraints/constraints_impl.h"
+#include "internal/constraints_impl.h"
 
 #define CAP_EPS 1e-9
 

@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "core.h"
+#include "internal/core.h"
 
 void *pl_alloc(size_t count, size_t size)
 {
@@ -37,13 +37,19 @@ char *pl_strdup(const char *s)
     return memcpy(d, s, n);
 }
 
+int64_t pl_next_cap(int64_t cap, int64_t need)
+{
+    int64_t c = cap < 16 ? 16 : cap;
+    while (c < need)
+        c += c / 2 + 1;
+    return c;
+}
+
 pl_status pl_grow(void **p, int64_t *cap, int64_t need, size_t size)
 {
     if (need <= *cap)
         return PL_OK;
-    int64_t c = *cap < 16 ? 16 : *cap;
-    while (c < need)
-        c += c / 2 + 1;
+    int64_t c = pl_next_cap(*cap, need);
     void *q = pl_realloc_array(*p, (size_t)c, size);
     if (!q)
         return PL_ENOMEM;

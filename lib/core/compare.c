@@ -1,5 +1,5 @@
 /* qsort comparators for the plain element types the modules sort. */
-#include "core.h"
+#include "internal/core.h"
 
 int pl_cmp_i32(const void *a, const void *b)
 {

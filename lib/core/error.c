@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <placement/solver.h>
-#include "core.h"
+#include "internal/core.h"
 
 #define PL_ERRMSG_MAX 1024
 
@@ -18,15 +18,6 @@ static pl_status set_error(pl_status status, const char *fmt, va_list ap)
     return status;
 }
 
-pl_status pl_err(pl_status status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    set_error(status, fmt, ap);
-    va_end(ap);
-    return status;
-}
-
 pl_status pl_solver_error(pl_status status, const char *fmt, ...)
 {
     va_list ap;
@@ -35,6 +26,9 @@ pl_status pl_solver_error(pl_status status, const char *fmt, ...)
     va_end(ap);
     return status;
 }
+
+/* The library's own name for the same function (hidden, so no PLT call). */
+pl_status pl_err(pl_status status, const char *fmt, ...) __attribute__((alias("pl_solver_error")));
 
 const char *pl_last_error(void)
 {

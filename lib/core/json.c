@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "json.h"
+#include "internal/json.h"
 
 pl_status pl_json_fail(const char *path, const char *fmt, ...)
 {
@@ -176,4 +176,19 @@ pl_status pl_json_parse_file(const char *fn, const char *path, json_t **doc)
         return read_failed ? pl_err(PL_EIO, "%s: cannot read '%s'", fn, path)
                            : pl_json_load_error(path, &e);
     return PL_OK;
+}
+
+pl_status pl_json_load(const char *fn, const char *text, size_t length, const char *path,
+                       pl_json_doc_fn load, void **out)
+{
+    if (!out || !(text || path))
+        return pl_err(PL_EINVAL, "%s: NULL argument", fn);
+    *out = NULL;
+    json_t *doc;
+    pl_status st = text ? pl_json_parse_text(text, length, &doc) : pl_json_parse_file(fn, path, &doc);
+    if (st)
+        return st;
+    st = load(doc, out);
+    json_decref(doc);
+    return st;
 }

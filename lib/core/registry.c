@@ -1,7 +1,7 @@
 /* Named registries of solvers and policies (registry.h). */
 #include <stdio.h>
 #include <string.h>
-#include "registry.h"
+#include "internal/registry.h"
 
 /* Entry named name, or NULL; *user_index its place among user entries, -1 if built in. */
 static const void *find_locked(const pl_registry *r, const char *name, int *user_index)

@@ -1,7 +1,7 @@
 /* Appending printf output to a fixed buffer. */
 #include <stdarg.h>
 #include <stdio.h>
-#include "core.h"
+#include "internal/core.h"
 
 void pl_appendf(char *buf, size_t cap, size_t *len, const char *fmt, ...)
 {

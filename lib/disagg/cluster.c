@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "disagg_impl.h"
+#include "internal/columns.h"
 
 #define MB 1000000LL
 #define GB 1000000000LL
@@ -36,15 +37,18 @@ pl_status pl_disagg_cluster_create(pl_disagg_cluster **out)
     return PL_OK;
 }
 
+/* Each grown on its own by pl_grow(), freed together. */
+static const pl_column owned_cols[] = {
+    PL_COLUMN(pl_disagg_cluster, nodes), PL_COLUMN(pl_disagg_cluster, nvme),
+    PL_COLUMN(pl_disagg_cluster, comps), PL_COLUMN(pl_disagg_cluster, gpus),
+    PL_COLUMN(pl_disagg_cluster, places),
+};
+
 void pl_disagg_cluster_free(pl_disagg_cluster *c)
 {
     if (!c)
         return;
-    free(c->nodes);
-    free(c->nvme);
-    free(c->comps);
-    free(c->gpus);
-    free(c->places);
+    pl_columns_free(c, owned_cols, PL_NCOLUMNS(owned_cols));
     free(c);
 }
 

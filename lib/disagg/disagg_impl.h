@@ -3,7 +3,7 @@
 #define PL_DISAGG_IMPL_H
 
 #include <placement/disagg.h>
-#include "core/core.h"
+#include "internal/core.h"
 
 typedef struct dg_node {
     int32_t cores, free_cores;

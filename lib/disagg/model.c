@@ -24,35 +24,20 @@ pl_status pl_disagg_workload_preset(pl_disagg_type type, double arrival_s, int h
 {
     if (!out)
         return pl_err(PL_EINVAL, "pl_disagg_workload_preset: NULL out");
-    pl_disagg_workload w = {0};
-    switch (type) {
-    case PL_DISAGG_BANDWIDTH_BOUND:
-        w.base_time_s = 1600;
-        w.nvme_bw_bytes_per_s = 1800 * MB;
-        w.nvme_cap_bytes = 43 * GB;
-        w.cores = 6;
-        w.model = PL_DISAGG_MODEL_SMUFIN;
-        break;
-    case PL_DISAGG_CAPACITY_BOUND:
-        w.base_time_s = 800;
-        w.nvme_bw_bytes_per_s = 160 * MB;
-        w.nvme_cap_bytes = 600 * GB;
-        w.cores = 6;
-        break;
-    case PL_DISAGG_COMPUTE_BOUND:
-        w.base_time_s = 900;
-        w.cores = 15;
-        break;
-    case PL_DISAGG_GPU_BOUND:
-        w.base_time_s = 152;
-        w.gpu_bw_bytes_per_s = 1000 * MB;
-        w.gpu_mem_bytes = 2 * GB;
-        w.cores = 2;
-        w.model = PL_DISAGG_MODEL_YOLO;
-        break;
-    default:
+    /* Tables 4.1 and 5.1, indexed by pl_disagg_type. */
+    static const pl_disagg_workload presets[] = {
+        [PL_DISAGG_BANDWIDTH_BOUND] = {.base_time_s = 1600, .nvme_bw_bytes_per_s = 1800 * MB,
+                                       .nvme_cap_bytes = 43 * GB, .cores = 6,
+                                       .model = PL_DISAGG_MODEL_SMUFIN},
+        [PL_DISAGG_CAPACITY_BOUND] = {.base_time_s = 800, .nvme_bw_bytes_per_s = 160 * MB,
+                                      .nvme_cap_bytes = 600 * GB, .cores = 6},
+        [PL_DISAGG_COMPUTE_BOUND] = {.base_time_s = 900, .cores = 15},
+        [PL_DISAGG_GPU_BOUND] = {.base_time_s = 152, .gpu_bw_bytes_per_s = 1000 * MB,
+                                 .gpu_mem_bytes = 2 * GB, .cores = 2, .model = PL_DISAGG_MODEL_YOLO},
+    };
+    if ((unsigned)type >= sizeof presets / sizeof *presets)
         return pl_err(PL_EINVAL, "pl_disagg_workload_preset: unknown type %d", (int)type);
-    }
+    pl_disagg_workload w = presets[type];
     w.arrival_s = arrival_s;
     w.high_priority = high_priority != 0;
     *out = w;
@@ -206,10 +191,10 @@ pl_status pl_disagg_beta(int32_t core_n, int32_t tcore_n, double *beta)
     return PL_OK;
 }
 
-pl_status pl_disagg_eq51(int32_t free_cores, int32_t job_cores, int32_t beta_cores, double *fitness)
+pl_status pl_disagg_core_fitness(int32_t free_cores, int32_t job_cores, int32_t beta_cores, double *fitness)
 {
     if (!fitness || beta_cores <= 0)
-        return pl_err(PL_EINVAL, "pl_disagg_eq51: need beta > 0 and a non-NULL out");
+        return pl_err(PL_EINVAL, "pl_disagg_core_fitness: need beta > 0 and a non-NULL out");
     *fitness = (double)(free_cores - job_cores) / (double)beta_cores;
     return PL_OK;
 }

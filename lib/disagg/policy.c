@@ -355,3 +355,29 @@ pl_status pl_disagg_decide(const pl_disagg_cluster *c, pl_disagg_policy policy,
     }
     return pl_err(PL_EINVAL, "pl_disagg_decide: unknown policy %d", (int)policy);
 }
+
+static const char *const policy_names[] = {"first-fit", "max-composition", "min-fragmentation",
+                                           "disagg-aware"};
+
+const char *pl_disagg_policy_name(pl_disagg_policy p)
+{
+    if ((int)p < 0 || (int)p > (int)PL_DISAGG_AWARE)
+        return NULL;
+    return policy_names[p];
+}
+
+pl_status pl_disagg_policy_find(const char *name, pl_disagg_policy *p)
+{
+    if (!name || !p)
+        return pl_err(PL_EINVAL, "pl_disagg_policy_find: NULL argument");
+    for (int i = 0; i <= (int)PL_DISAGG_AWARE; i++) {
+        if (!strcmp(name, policy_names[i])) {
+            *p = (pl_disagg_policy)i;
+            return PL_OK;
+        }
+    }
+    return pl_err(PL_ENOTFOUND,
+                  "unknown NVMe policy '%s' (known: first-fit, max-composition, "
+                  "min-fragmentation, disagg-aware)",
+                  name);
+}

@@ -2,7 +2,7 @@
  * rgpu-like), job by job, all or nothing, without flow networks. */
 #include <stdlib.h>
 #include <string.h>
-#include "drm_impl.h"
+#include "internal/drm_impl.h"
 
 static uint64_t splitmix64(uint64_t *s)
 {

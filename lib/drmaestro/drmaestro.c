@@ -3,7 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "drm_impl.h"
+#include "internal/drm_impl.h"
+#include "internal/columns.h"
 
 /* ---- cost model ---------------------------------------------------------- */
 
@@ -102,17 +103,21 @@ void pl_drm_opts_init(pl_drm_opts *o)
     o->load_cost = 0.1;
 }
 
+/* A phase's arrays: per candidate provider (one more, so none is empty),
+ * per topology vertex and per rack. */
+static const pl_column prov_cols[] = {
+    PL_COLUMN(drm_phase, prov_vertex),  PL_COLUMN(drm_phase, prov_node), PL_COLUMN(drm_phase, prov_in_arc),
+    PL_COLUMN(drm_phase, prov_out_arc), PL_COLUMN(drm_phase, prov_rack),
+};
+static const pl_column vertex_cols[] = {PL_COLUMN(drm_phase, prov_of_vertex)};
+static const pl_column rack_cols[] = {PL_COLUMN(drm_phase, rack_node), PL_COLUMN(drm_phase, rack_in_arc)};
+
 static void phase_free(drm_phase *ph)
 {
     pl_flownet_free(ph->net);
-    free(ph->rack_node);
-    free(ph->rack_in_arc);
-    free(ph->prov_vertex);
-    free(ph->prov_node);
-    free(ph->prov_in_arc);
-    free(ph->prov_out_arc);
-    free(ph->prov_rack);
-    free(ph->prov_of_vertex);
+    pl_columns_free(ph, prov_cols, PL_NCOLUMNS(prov_cols));
+    pl_columns_free(ph, vertex_cols, PL_NCOLUMNS(vertex_cols));
+    pl_columns_free(ph, rack_cols, PL_NCOLUMNS(rack_cols));
     memset(ph, 0, sizeof *ph);
 }
 
@@ -245,16 +250,9 @@ static pl_status phase_build_base(pl_drm *d, const pl_topology *topo, int p)
             st = pl_topology_descendants(topo, -1, PL_VK_POOL, pools, n, &npools);
     }
     int32_t cand = d->nmachines + npools;
-    ph->prov_vertex = pl_alloc((size_t)cand + 1, sizeof(int32_t));
-    ph->prov_node = pl_alloc((size_t)cand + 1, sizeof(int32_t));
-    ph->prov_in_arc = pl_alloc((size_t)cand + 1, sizeof(int32_t));
-    ph->prov_out_arc = pl_alloc((size_t)cand + 1, sizeof(int32_t));
-    ph->prov_rack = pl_alloc((size_t)cand + 1, sizeof(int32_t));
-    ph->prov_of_vertex = pl_alloc((size_t)nv + 1, sizeof(int32_t));
-    ph->rack_node = pl_alloc((size_t)d->nracks + 1, sizeof(int32_t));
-    ph->rack_in_arc = pl_alloc((size_t)d->nracks + 1, sizeof(int32_t));
-    if (!ph->prov_vertex || !ph->prov_node || !ph->prov_in_arc || !ph->prov_out_arc ||
-        !ph->prov_rack || !ph->prov_of_vertex || !ph->rack_node || !ph->rack_in_arc) {
+    if (pl_columns_alloc(ph, prov_cols, PL_NCOLUMNS(prov_cols), cand + 1) ||
+        pl_columns_alloc(ph, vertex_cols, PL_NCOLUMNS(vertex_cols), nv + 1) ||
+        pl_columns_alloc(ph, rack_cols, PL_NCOLUMNS(rack_cols), d->nracks + 1)) {
         free(pools);
         return PL_ENOMEM;
     }

@@ -2,7 +2,8 @@
  * concrete devices for a decided placement, results, and applying them. */
 #include <stdlib.h>
 #include <string.h>
-#include "drm_impl.h"
+#include "internal/drm_impl.h"
+#include "internal/columns.h"
 
 static pl_status list_vertices(const pl_topology *topo, int32_t v, int kind, int32_t **out,
                                int32_t *count)
@@ -144,12 +145,16 @@ int32_t drm_pick_nvme(const pl_topology *topo, drm_taken *tk, int32_t server, in
     return got;
 }
 
+/* Per job, and the slices of all jobs' tasks, GPUs and NVMe shares that
+ * the placements point into. */
+static const pl_column result_cols[] = {
+    PL_COLUMN(drm_result, pl), PL_COLUMN(drm_result, machines), PL_COLUMN(drm_result, gpus),
+    PL_COLUMN(drm_result, nvme),
+};
+
 static void result_free(drm_result *r)
 {
-    free(r->pl);
-    free(r->machines);
-    free(r->gpus);
-    free(r->nvme);
+    pl_columns_free(r, result_cols, PL_NCOLUMNS(result_cols));
     memset(r, 0, sizeof *r);
 }
 

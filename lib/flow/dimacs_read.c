@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "flownet_impl.h"
+#include "internal/flownet_impl.h"
 
 #define MAX_FIELDS 8
 

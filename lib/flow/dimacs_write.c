@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "flownet_impl.h"
+#include "internal/flownet_impl.h"
 
 static pl_status io_error(const char *what)
 {

@@ -2,7 +2,8 @@
  * solving live in normalise.c and solve.c. */
 #include <stdlib.h>
 #include <string.h>
-#include "flownet_impl.h"
+#include "internal/flownet_impl.h"
+#include "internal/columns.h"
 
 pl_status pl_flownet_create(pl_flownet **out)
 {
@@ -16,47 +17,35 @@ pl_status pl_flownet_create(pl_flownet **out)
     return PL_OK;
 }
 
-static void free_normalised(pl_flownet *net)
-{
-    free(net->out_first);
-    free(net->out_end);
-    free(net->out_arcs);
-    free(net->inc.lim);
-    free(net->inc.pos);
-    free(net->inc.imb);
-    free(net->inc.changed);
-    free(net->inc.is_changed);
-    free(net->ncap);
-    free(net->nsupply);
-    free(net->is_inf);
-    net->out_first = net->out_end = net->out_arcs = NULL;
-    net->ncap = net->nsupply = NULL;
-    net->is_inf = NULL;
-    net->csr_valid = 0;
-}
+/* Grown with the node and arc counts (name only once a node is named). */
+static const pl_column node_cols[] = {PL_COLUMN(pl_flownet, supply), PL_COLUMN(pl_flownet, node_dead)};
+static const pl_column name_col[] = {PL_COLUMN(pl_flownet, name)};
+static const pl_column arc_cols[] = {
+    PL_COLUMN(pl_flownet, tail),  PL_COLUMN(pl_flownet, head), PL_COLUMN(pl_flownet, lower),
+    PL_COLUMN(pl_flownet, upper), PL_COLUMN(pl_flownet, cost), PL_COLUMN(pl_flownet, arc_dead),
+};
+/* Sized by the solves, the reuse stacks and incremental.c rather than here. */
+static const pl_column other_cols[] = {
+    PL_COLUMN(pl_flownet, flow),        PL_COLUMN(pl_flownet, pot),
+    PL_COLUMN(pl_flownet, free_nodes),  PL_COLUMN(pl_flownet, free_arcs),
+    PL_COLUMN(pl_flownet, out_first),   PL_COLUMN(pl_flownet, out_end),
+    PL_COLUMN(pl_flownet, out_arcs),    PL_COLUMN(pl_flownet, ncap),
+    PL_COLUMN(pl_flownet, nsupply),     PL_COLUMN(pl_flownet, is_inf),
+    PL_COLUMN(pl_flownet, inc.lim),     PL_COLUMN(pl_flownet, inc.pos),
+    PL_COLUMN(pl_flownet, inc.imb),     PL_COLUMN(pl_flownet, inc.changed),
+    PL_COLUMN(pl_flownet, inc.is_changed),
+};
 
 void pl_flownet_free(pl_flownet *net)
 {
     if (!net)
         return;
-    if (net->name) {
-        for (int32_t v = 0; v < net->n; v++)
-            free(net->name[v]);
-        free(net->name);
-    }
-    free(net->supply);
-    free(net->tail);
-    free(net->head);
-    free(net->lower);
-    free(net->upper);
-    free(net->cost);
-    free_normalised(net);
-    free(net->flow);
-    free(net->pot);
-    free(net->node_dead);
-    free(net->arc_dead);
-    free(net->free_nodes);
-    free(net->free_arcs);
+    for (int32_t v = 0; net->name && v < net->n; v++)
+        free(net->name[v]);
+    pl_columns_free(net, name_col, 1);
+    pl_columns_free(net, node_cols, PL_NCOLUMNS(node_cols));
+    pl_columns_free(net, arc_cols, PL_NCOLUMNS(arc_cols));
+    pl_columns_free(net, other_cols, PL_NCOLUMNS(other_cols));
     pl_flownet_drop_state(net);
     free(net);
 }
@@ -74,56 +63,30 @@ void pl_flownet_invalidate(pl_flownet *net)
     net->has_solution = 0;
 }
 
-/* Grow node arrays to hold need nodes. All-or-nothing: a failed growth
- * leaves every array usable at its old length. */
+/* Grow node arrays to hold need nodes. A failed growth leaves every array
+ * usable at its old length. */
 static pl_status grow_nodes(pl_flownet *net, int64_t need)
 {
     if (need <= net->node_cap)
         return PL_OK;
-    int64_t cap = net->node_cap;
-    pl_status st = pl_grow((void **)&net->supply, &cap, need, sizeof *net->supply);
-    if (st)
-        return st;
-    uint8_t *dead = pl_realloc_array(net->node_dead, (size_t)cap, 1);
-    if (!dead)
-        return PL_ENOMEM;
-    memset(dead + net->node_cap, 0, (size_t)(cap - net->node_cap));
-    net->node_dead = dead;
-    if (net->name) {
-        char **names = pl_realloc_array(net->name, (size_t)cap, sizeof *names);
-        if (!names)
-            return PL_ENOMEM;
-        memset(names + net->node_cap, 0, (size_t)(cap - net->node_cap) * sizeof *names);
-        net->name = names;
-    }
-    net->node_cap = cap;
-    return PL_OK;
+    int64_t cap = pl_next_cap(net->node_cap, need);
+    pl_status st = pl_columns_grow(net, node_cols, PL_NCOLUMNS(node_cols), net->node_cap, cap);
+    if (!st && net->name)
+        st = pl_columns_grow(net, name_col, 1, net->node_cap, cap);
+    if (!st)
+        net->node_cap = cap;
+    return st;
 }
 
 static pl_status grow_arcs(pl_flownet *net, int64_t need)
 {
     if (need <= net->arc_cap)
         return PL_OK;
-    int64_t cap = net->arc_cap, c;
-    void **arrays[] = {(void **)&net->lower, (void **)&net->upper, (void **)&net->cost};
-    c = cap;
-    if (pl_grow((void **)&net->tail, &c, need, sizeof(int32_t)))
-        return PL_ENOMEM;
-    c = cap;
-    if (pl_grow((void **)&net->head, &c, need, sizeof(int32_t)))
-        return PL_ENOMEM;
-    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
-        c = cap;
-        if (pl_grow(arrays[i], &c, need, sizeof(int64_t)))
-            return PL_ENOMEM;
-    }
-    uint8_t *dead = pl_realloc_array(net->arc_dead, (size_t)c, 1);
-    if (!dead)
-        return PL_ENOMEM;
-    memset(dead + cap, 0, (size_t)(c - cap));
-    net->arc_dead = dead;
-    net->arc_cap = c;
-    return PL_OK;
+    int64_t cap = pl_next_cap(net->arc_cap, need);
+    pl_status st = pl_columns_grow(net, arc_cols, PL_NCOLUMNS(arc_cols), net->arc_cap, cap);
+    if (!st)
+        net->arc_cap = cap;
+    return st;
 }
 
 pl_status pl_flownet_reserve(pl_flownet *net, int32_t nodes, int32_t arcs)
@@ -433,11 +396,8 @@ pl_status pl_flownet_get_arc(const pl_flownet *net, int32_t arc, pl_arc_info *in
         return st;
     if (!info)
         return pl_err(PL_EINVAL, "pl_flownet_get_arc: info is NULL");
-    info->tail = net->tail[arc];
-    info->head = net->head[arc];
-    info->lower = net->lower[arc];
-    info->upper = net->upper[arc];
-    info->cost = net->cost[arc];
+    *info = (pl_arc_info){.tail = net->tail[arc], .head = net->head[arc], .lower = net->lower[arc],
+                          .upper = net->upper[arc], .cost = net->cost[arc]};
     return PL_OK;
 }
 

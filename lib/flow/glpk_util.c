@@ -10,7 +10,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <placement/flownet.h>
-#include "glpk_util.h"
+#include "internal/glpk_util.h"
 
 /* State of one pl_glpk_run() call, reached by the hooks through their info
  * pointer. It lives in pl_glpk_run()'s frame, not in guarded() where setjmp

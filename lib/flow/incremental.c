@@ -26,7 +26,7 @@
  * serves (doc/flow.md). */
 #include <stdlib.h>
 #include <string.h>
-#include "flownet_impl.h"
+#include "internal/flownet_impl.h"
 
 #define PL_COST_LIMIT ((int64_t)1 << 60)
 

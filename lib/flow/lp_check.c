@@ -2,8 +2,8 @@
  * GLPK, solving the user's network as built (lower bounds and infinite
  * capacities as they are), so nothing of the normalisation or of our own
  * solvers is trusted. */
-#include "flownet_impl.h"
-#include "glpk_util.h"
+#include "internal/flownet_impl.h"
+#include "internal/glpk_util.h"
 
 /* GLPK finding no optimum while a solution is held means the two disagree. */
 static pl_status no_optimum(pl_status st, int64_t held)

@@ -13,7 +13,7 @@
  * overflow the C stack. */
 #include <stdlib.h>
 #include <string.h>
-#include "flownet_impl.h"
+#include "internal/flownet_impl.h"
 
 typedef struct dinic {
     const pl_flow_problem *p;

@@ -3,7 +3,7 @@
  * limits of pl_flow_problem checked once here so no solver has to. */
 #include <stdlib.h>
 #include <string.h>
-#include "flownet_impl.h"
+#include "internal/flownet_impl.h"
 
 #define PL_COST_LIMIT ((int64_t)1 << 60)
 

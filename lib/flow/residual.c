@@ -2,7 +2,7 @@
  * Used to certify cycle canceling's answer and to repair potentials when
  * an infinite arc ended saturated at cap_inf (see solve.c). */
 #include <stdlib.h>
-#include "flownet_impl.h"
+#include "internal/flownet_impl.h"
 
 /* Queue-based Bellman-Ford from a virtual source at distance 0 to every
  * node. len[v] counts the arcs of v's current shortest path: reaching n

@@ -1,6 +1,6 @@
 /* Complementary-slackness steps shared by the solvers that keep every
  * residual arc's reduced cost non-negative (ssp, relaxation). */
-#include "flownet_impl.h"
+#include "internal/flownet_impl.h"
 
 void pl_restore_slackness(const pl_flow_problem *p, const int64_t *pi, int64_t *flow, int64_t *excess)
 {

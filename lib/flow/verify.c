@@ -1,6 +1,6 @@
 /* pl_flow_verify: an optimality certificate checked on the user's network
  * (not the normalised one), independently of whichever solver ran. */
-#include "flownet_impl.h"
+#include "internal/flownet_impl.h"
 
 static pl_status check_bounds(const pl_flownet *net)
 {

@@ -5,7 +5,8 @@
 #include <string.h>
 #include <placement/flownet.h>
 #include <placement/gpuqos.h>
-#include "core/core.h"
+#include "internal/core.h"
+#include "internal/columns.h"
 
 /* Throughputs become integer flow costs at this scale (rounding <= 0.5e-9 per arc). */
 #define FLOW_SCALE 1e9
@@ -178,13 +179,16 @@ static int32_t only_in_col(const mmp_state *s, int32_t j)
     return -1;
 }
 
+/* One element per row (LS model) and per column (batch job), plus one so
+ * that an empty side still allocates. */
+static const pl_column row_cols[] = {PL_COLUMN(mmp_state, rowcnt), PL_COLUMN(mmp_state, rowdone)};
+static const pl_column col_cols[] = {PL_COLUMN(mmp_state, colcnt), PL_COLUMN(mmp_state, coldone)};
+
 static void mmp_free(mmp_state *s)
 {
     free(s->alive);
-    free(s->rowcnt);
-    free(s->colcnt);
-    free(s->rowdone);
-    free(s->coldone);
+    pl_columns_free(s, row_cols, PL_NCOLUMNS(row_cols));
+    pl_columns_free(s, col_cols, PL_NCOLUMNS(col_cols));
 }
 
 /* Check the problem, set up the matrix of live cells and leave every LS
@@ -198,12 +202,9 @@ static pl_status mmp_start(mmp_state *s, const pl_gpu_pairing_problem *p, int32_
     s->n = p->nls;
     s->m = p->nbatch;
     size_t cells = (size_t)s->n * (size_t)s->m;
-    s->alive = pl_alloc(cells + 1, 1);
-    s->rowcnt = pl_alloc((size_t)s->n + 1, sizeof *s->rowcnt);
-    s->colcnt = pl_alloc((size_t)s->m + 1, sizeof *s->colcnt);
-    s->rowdone = pl_alloc((size_t)s->n + 1, 1);
-    s->coldone = pl_alloc((size_t)s->m + 1, 1);
-    if (!s->alive || !s->rowcnt || !s->colcnt || !s->rowdone || !s->coldone) {
+    if (!(s->alive = pl_alloc(cells + 1, 1)) ||
+        pl_columns_alloc(s, row_cols, PL_NCOLUMNS(row_cols), s->n + 1) ||
+        pl_columns_alloc(s, col_cols, PL_NCOLUMNS(col_cols), s->m + 1)) {
         mmp_free(s);
         return PL_ENOMEM;
     }

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <placement/gpuqos.h>
-#include "core/core.h"
+#include "internal/core.h"
 
 /* Events closer than this are simultaneous; durations are seconds. */
 #define TIME_EPS 1e-12

@@ -4,7 +4,7 @@
  * built-in set is by construction the same as loading the artifact's file. */
 #include <stdio.h>
 #include <placement/interference.h>
-#include "interference_impl.h"
+#include "internal/interference_impl.h"
 
 pl_status pl_profile_set_builtin(pl_profile_set **out)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <placement/interference.h>
-#include "interference_impl.h"
+#include "internal/interference_impl.h"
 
 /* One measured time. Solo entries have other_type == NULL and a spread;
  * co-located entries have spread -1. An empty slot has type == NULL. */

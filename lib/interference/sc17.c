@@ -14,8 +14,8 @@
 #include <string.h>
 #include <jansson.h>
 #include <placement/interference.h>
-#include "interference_impl.h"
-#include "../core/json.h"
+#include "internal/interference_impl.h"
+#include "internal/json.h"
 
 /* ---- typed access (shared helpers: lib/core/json.h) ------------------------------------- */
 
@@ -69,12 +69,51 @@ static pl_status seconds_value(const json_t *v, const char *path, double *out)
     return PL_OK;
 }
 
+/* ---- the shared levels ------------------------------------------------------------------ */
+
+/* Both sections, and each co-runner table inside "collocation", share the
+ * levels {type: {size: {"num_gpus": {g: X}}}}; leaf reads one X for
+ * (type, size, g) with what the caller passed as ctx. */
+typedef pl_status (*leaf_fn)(void *ctx, const json_t *x, const char *path, const char *type,
+                             const char *size, int32_t gpus);
+
+static pl_status walk_levels(const json_t *root, const char *root_path, leaf_fn leaf, void *ctx)
+{
+    pl_status st = expect_object(root, root_path);
+    const char *type, *size, *g;
+    json_t *by_size, *entry, *x;
+    char p1[PL_JSON_PATH], p2[PL_JSON_PATH], p3[PL_JSON_PATH], p4[PL_JSON_PATH];
+    json_object_foreach((json_t *)root, type, by_size) {
+        if (st != PL_OK)
+            break;
+        pl_json_key(p1, root_path, type);
+        if ((st = expect_object(by_size, p1)) != PL_OK)
+            break;
+        json_object_foreach(by_size, size, entry) {
+            const json_t *by_gpus;
+            pl_json_key(p2, p1, size);
+            if ((st = num_gpus_member(entry, p2, &by_gpus, p3)) != PL_OK)
+                break;
+            json_object_foreach((json_t *)by_gpus, g, x) {
+                int32_t gpus = 0;
+                pl_json_key(p4, p3, g);
+                if ((st = gpus_key(g, p4, &gpus)) != PL_OK || (st = leaf(ctx, x, p4, type, size, gpus)) != PL_OK)
+                    break;
+            }
+            if (st != PL_OK)
+                break;
+        }
+    }
+    return st;
+}
+
 /* ---- solo ------------------------------------------------------------------------------ */
 
 /* {"intra-socket": s, "inter-socket": s}, either may be absent. */
-static pl_status load_solo_gpus(pl_profile_set *ps, const json_t *obj, const char *path,
-                                const char *type, const char *size, int32_t gpus)
+static pl_status load_solo_gpus(void *ctx, const json_t *obj, const char *path, const char *type,
+                                const char *size, int32_t gpus)
 {
+    pl_profile_set *ps = ctx;
     pl_status st = expect_object(obj, path);
     const char *key;
     json_t *val;
@@ -100,83 +139,37 @@ static pl_status load_solo_gpus(pl_profile_set *ps, const json_t *obj, const cha
 
 /* ---- collocation ----------------------------------------------------------------------- */
 
-/* {other_type: {other_size: {"num_gpus": {og: s}}}} for one (type, size, gpus). */
-static pl_status load_partners(pl_profile_set *ps, const json_t *obj, const char *path,
-                               const char *type, const char *size, int32_t gpus)
+/* The job whose co-runners are being read. */
+typedef struct partners {
+    pl_profile_set *ps;
+    const char *type, *size;
+    int32_t gpus;
+} partners;
+
+/* One co-runner's time for the job of ctx (a partners). */
+static pl_status load_partner(void *ctx, const json_t *time, const char *path, const char *otype,
+                              const char *osize, int32_t ogpus)
 {
-    pl_status st = expect_object(obj, path);
-    const char *otype, *osize, *og;
-    json_t *by_size, *entry, *time;
-    char p1[PL_JSON_PATH], p2[PL_JSON_PATH], p3[PL_JSON_PATH], p4[PL_JSON_PATH];
-    json_object_foreach((json_t *)obj, otype, by_size) {
-        if (st != PL_OK)
-            break;
-        pl_json_key(p1, path, otype);
-        if ((st = expect_object(by_size, p1)) != PL_OK)
-            break;
-        json_object_foreach(by_size, osize, entry) {
-            const json_t *by_gpus;
-            pl_json_key(p2, p1, osize);
-            if ((st = num_gpus_member(entry, p2, &by_gpus, p3)) != PL_OK)
-                break;
-            json_object_foreach((json_t *)by_gpus, og, time) {
-                int32_t ogpus;
-                double s = 0;
-                pl_json_key(p4, p3, og);
-                if ((st = gpus_key(og, p4, &ogpus)) != PL_OK || (st = seconds_value(time, p4, &s)) != PL_OK)
-                    break;
-                if (s > 0 && (st = pl_profile_set_add_colocated(ps, type, size, gpus, otype, osize,
-                                                                ogpus, s)) != PL_OK) {
-                    st = pl_json_prefixed(st, p4);
-                    break;
-                }
-            }
-            if (st != PL_OK)
-                break;
-        }
-    }
+    const partners *p = ctx;
+    double s = 0;
+    pl_status st = seconds_value(time, path, &s);
+    if (st == PL_OK && s > 0 &&
+        (st = pl_profile_set_add_colocated(p->ps, p->type, p->size, p->gpus, otype, osize, ogpus, s)) != PL_OK)
+        st = pl_json_prefixed(st, path);
     return st;
 }
 
-/* Both sections share the levels {type: {size: {"num_gpus": {g: X}}}};
- * leaf loads one X (solo times, or the co-runner table) for (type, size, g). */
-typedef pl_status (*leaf_fn)(pl_profile_set *ps, const json_t *x, const char *path, const char *type,
-                             const char *size, int32_t gpus);
-
-static pl_status load_section(pl_profile_set *ps, const json_t *root, const char *root_path,
-                              leaf_fn leaf)
+/* {other_type: {other_size: {"num_gpus": {og: s}}}} for one (type, size, gpus). */
+static pl_status load_partners(void *ctx, const json_t *obj, const char *path, const char *type,
+                               const char *size, int32_t gpus)
 {
-    pl_status st = expect_object(root, root_path);
-    const char *type, *size, *g;
-    json_t *by_size, *entry, *x;
-    char p1[PL_JSON_PATH], p2[PL_JSON_PATH], p3[PL_JSON_PATH], p4[PL_JSON_PATH];
-    json_object_foreach((json_t *)root, type, by_size) {
-        if (st != PL_OK)
-            break;
-        pl_json_key(p1, root_path, type);
-        if ((st = expect_object(by_size, p1)) != PL_OK)
-            break;
-        json_object_foreach(by_size, size, entry) {
-            const json_t *by_gpus;
-            pl_json_key(p2, p1, size);
-            if ((st = num_gpus_member(entry, p2, &by_gpus, p3)) != PL_OK)
-                break;
-            json_object_foreach((json_t *)by_gpus, g, x) {
-                int32_t gpus;
-                pl_json_key(p4, p3, g);
-                if ((st = gpus_key(g, p4, &gpus)) != PL_OK || (st = leaf(ps, x, p4, type, size, gpus)) != PL_OK)
-                    break;
-            }
-            if (st != PL_OK)
-                break;
-        }
-    }
-    return st;
+    partners p = {.ps = ctx, .type = type, .size = size, .gpus = gpus};
+    return walk_levels(obj, path, load_partner, &p);
 }
 
 /* ---- documents -------------------------------------------------------------------------- */
 
-static pl_status load_doc(json_t *doc, pl_profile_set **out)
+static pl_status load_doc(json_t *doc, void **out)
 {
     pl_profile_set *ps = NULL;
     pl_status st = expect_object(doc, "$");
@@ -195,10 +188,9 @@ static pl_status load_doc(json_t *doc, pl_profile_set **out)
     if (st == PL_OK)
         st = pl_profile_set_create(&ps);
     if (st == PL_OK && (val = json_object_get(doc, "solo")))
-        st = load_section(ps, val, "$.solo", load_solo_gpus);
+        st = walk_levels(val, "$.solo", load_solo_gpus, ps);
     if (st == PL_OK && (val = json_object_get(doc, "collocation")))
-        st = load_section(ps, val, "$.collocation", load_partners);
-    json_decref(doc);
+        st = walk_levels(val, "$.collocation", load_partners, ps);
     if (st != PL_OK) {
         pl_profile_set_free(ps);
         return st;
@@ -209,20 +201,10 @@ static pl_status load_doc(json_t *doc, pl_profile_set **out)
 
 pl_status pl_profile_set_load_sc17_string(const char *text, size_t length, pl_profile_set **out)
 {
-    if (!text || !out)
-        return pl_err(PL_EINVAL, "pl_profile_set_load_sc17_string: NULL argument");
-    *out = NULL;
-    json_t *doc;
-    pl_status st = pl_json_parse_text(text, length, &doc);
-    return st ? st : load_doc(doc, out);
+    return pl_json_load("pl_profile_set_load_sc17_string", text, length, NULL, load_doc, (void **)out);
 }
 
 pl_status pl_profile_set_load_sc17(const char *path, pl_profile_set **out)
 {
-    if (!path || !out)
-        return pl_err(PL_EINVAL, "pl_profile_set_load_sc17: NULL argument");
-    *out = NULL;
-    json_t *doc;
-    pl_status st = pl_json_parse_file("pl_profile_set_load_sc17", path, &doc);
-    return st ? st : load_doc(doc, out);
+    return pl_json_load("pl_profile_set_load_sc17", NULL, 0, path, load_doc, (void **)out);
 }

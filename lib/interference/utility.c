@@ -2,7 +2,7 @@
  * values and the reasons for each choice are in doc/interference.md. */
 #include <math.h>
 #include <placement/interference.h>
-#include "interference_impl.h"
+#include "internal/interference_impl.h"
 
 /* Tolerance of the weight sum, and of a measured term against its worst
  * case (callers compute both in floating point). */
@@ -240,22 +240,24 @@ pl_status pl_objective(const pl_utility_opts *opts, const pl_utility_terms *term
     return PL_OK;
 }
 
-pl_status pl_utility(const pl_utility_opts *opts, const pl_utility_terms *terms, double *u)
+/* Job and system utility differ only in the artifact's form; the paper's is
+ * 1 - its objective for both. */
+static pl_status utility_of(const char *fn, const pl_utility_opts *opts, const pl_utility_terms *terms,
+                            double *u, double (*artifact)(const pl_utility_opts *, const pl_utility_terms *))
 {
-    pl_status st = check_call("pl_utility", opts, terms, u, opts ? opts->form : PL_UTILITY_ARTIFACT);
+    pl_status st = check_call(fn, opts, terms, u, opts ? opts->form : PL_UTILITY_ARTIFACT);
     if (st != PL_OK)
         return st;
-    *u = opts->form == PL_UTILITY_ARTIFACT ? artifact_job_utility(opts, terms)
-                                           : clamp01(1.0 - paper_objective(opts, terms));
+    *u = opts->form == PL_UTILITY_ARTIFACT ? artifact(opts, terms) : clamp01(1.0 - paper_objective(opts, terms));
     return PL_OK;
+}
+
+pl_status pl_utility(const pl_utility_opts *opts, const pl_utility_terms *terms, double *u)
+{
+    return utility_of("pl_utility", opts, terms, u, artifact_job_utility);
 }
 
 pl_status pl_system_utility(const pl_utility_opts *opts, const pl_utility_terms *terms, double *u)
 {
-    pl_status st = check_call("pl_system_utility", opts, terms, u, opts ? opts->form : PL_UTILITY_ARTIFACT);
-    if (st != PL_OK)
-        return st;
-    *u = opts->form == PL_UTILITY_ARTIFACT ? artifact_system_utility(opts, terms)
-                                           : clamp01(1.0 - paper_objective(opts, terms));
-    return PL_OK;
+    return utility_of("pl_system_utility", opts, terms, u, artifact_system_utility);
 }

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "job_impl.h"
+#include "internal/job_impl.h"
 
 /* ---- life cycle ----------------------------------------------------------------- */
 
@@ -44,6 +44,7 @@ static void job_destroy(pl_job *job)
     pl_job_free_constraints(job);
     free(job->wl_type);
     free(job->wl_size);
+    free(job->gpu_model);
     free(job->name);
     free(job);
 }
@@ -63,7 +64,16 @@ static int valid_task(const pl_job *job, int32_t t)
 
 static int demand_ok(const pl_task_demand *d)
 {
-    return d->gpus >= 0 && d->cores >= 0 && d->memory >= 0 && d->gpu_memory >= 0 && d->bandwidth >= 0;
+    return d->gpus >= 0 && d->cores >= 0 && d->memory >= 0 && d->gpu_memory >= 0 && d->bandwidth >= 0 &&
+           d->gpu_milli >= 0 && d->cpu_milli >= 0;
+}
+
+int64_t pl_task_cores(const pl_task_demand *d)
+{
+    if (!d)
+        return 0;
+    int64_t extra = d->cpu_milli / 1000 + (d->cpu_milli % 1000 != 0), sum;
+    return pl_add_ovf(d->cores, extra, &sum) ? INT64_MAX : sum;
 }
 
 pl_status pl_job_add_task(pl_job *job, const pl_task_demand *demand, int32_t *id)
@@ -75,6 +85,12 @@ pl_status pl_job_add_task(pl_job *job, const pl_task_demand *demand, int32_t *id
         demand = &one_gpu;
     if (!demand_ok(demand))
         return pl_err(PL_EINVAL, "pl_job_add_task: negative demand");
+    if (demand->gpu_milli >= 1000)
+        return pl_err(PL_EINVAL, "pl_job_add_task: gpu_milli %lld is not a share of one GPU (1..999; "
+                      "ask for whole GPUs with gpus)", (long long)demand->gpu_milli);
+    if (demand->gpu_milli > 0 && demand->gpus > 1)
+        return pl_err(PL_EINVAL, "pl_job_add_task: a task with gpu_milli %lld takes a share of one GPU, "
+                      "not %lld GPUs", (long long)demand->gpu_milli, (long long)demand->gpus);
     if (job->ntasks >= INT32_MAX)
         return pl_err(PL_EINVAL, "pl_job_add_task: too many tasks");
     if (pl_grow((void **)&job->tasks, &job->task_cap, job->ntasks + 1, sizeof *job->tasks))
@@ -82,6 +98,8 @@ pl_status pl_job_add_task(pl_job *job, const pl_task_demand *demand, int32_t *id
     if (pl_grow((void **)&job->adj, &job->adj_cap, job->ntasks + 1, sizeof *job->adj))
         return PL_ENOMEM;
     job->tasks[job->ntasks] = *demand;
+    if (demand->gpu_milli > 0)
+        job->tasks[job->ntasks].gpus = 0;
     job->adj[job->ntasks] = (pl_job_adj){0};
     if (id)
         *id = (int32_t)job->ntasks;
@@ -254,6 +272,62 @@ pl_status pl_job_set_workload(pl_job *job, const char *type, const char *size)
     return PL_OK;
 }
 
+pl_status pl_job_set_gpu_model(pl_job *job, const char *models)
+{
+    if (!job)
+        return pl_err(PL_EINVAL, "pl_job_set_gpu_model: NULL job");
+    char *copy = NULL;
+    if (models && *models) {
+        /* An empty alternative would match GPUs of no model, which is never
+         * what "A||B" or a trailing '|' meant. */
+        size_t n = strlen(models);
+        if (models[0] == '|' || models[n - 1] == '|' || strstr(models, "||"))
+            return pl_err(PL_EINVAL, "pl_job_set_gpu_model: \"%s\" has an empty alternative", models);
+        if (!(copy = pl_strdup(models)))
+            return PL_ENOMEM;
+    }
+    free(job->gpu_model);
+    job->gpu_model = copy;
+    return PL_OK;
+}
+
+const char *pl_job_gpu_model(const pl_job *job)
+{
+    return job && job->gpu_model ? job->gpu_model : "";
+}
+
+/* The model of GPU v: its own "model", else the nearest "gpu_model" above it. */
+static const char *gpu_model_of(const pl_topology *t, int32_t v)
+{
+    const char *m = pl_topology_attr(t, v, "model");
+    pl_vertex_info vi;
+    while (!m && pl_topology_vertex(t, v, &vi) == PL_OK && vi.parent >= 0) {
+        v = vi.parent;
+        m = pl_topology_attr(t, v, "gpu_model");
+    }
+    return m;
+}
+
+int pl_job_gpu_admits(const pl_job *job, const pl_topology *topo, int32_t gpu)
+{
+    if (!job || !topo)
+        return 0;
+    if (!job->gpu_model)
+        return 1;
+    const char *m = gpu_model_of(topo, gpu);
+    if (!m)
+        return 0;
+    size_t len = strlen(m);
+    for (const char *p = job->gpu_model; *p;) {
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        if (n == len && !strncmp(p, m, n))
+            return 1;
+        p += n + (bar != NULL);
+    }
+    return 0;
+}
+
 static pl_status set_seconds(pl_job *job, double v, double *field, const char *fn)
 {
     if (!job)
@@ -366,6 +440,8 @@ pl_status pl_job_copy(const pl_job *job, pl_job **out)
         st = pl_job_set_workload(c, job->wl_type, job->wl_size);
     if (!st)
         st = pl_job_copy_constraints(job, c);
+    if (!st)
+        st = pl_job_set_gpu_model(c, job->gpu_model);
     if (st) {
         pl_job_free(c);
         return st;
@@ -427,7 +503,9 @@ pl_status pl_job_total_demand(const pl_job *job, pl_task_demand *total)
         if (pl_add_ovf(s.gpus, d->gpus, &s.gpus) || pl_add_ovf(s.cores, d->cores, &s.cores) ||
             pl_add_ovf(s.memory, d->memory, &s.memory) ||
             pl_add_ovf(s.gpu_memory, d->gpu_memory, &s.gpu_memory) ||
-            pl_add_ovf(s.bandwidth, d->bandwidth, &s.bandwidth))
+            pl_add_ovf(s.bandwidth, d->bandwidth, &s.bandwidth) ||
+            pl_add_ovf(s.gpu_milli, d->gpu_milli, &s.gpu_milli) ||
+            pl_add_ovf(s.cpu_milli, d->cpu_milli, &s.cpu_milli))
             return pl_err(PL_EOVERFLOW, "pl_job_total_demand: the demand of job '%s' overflows int64",
                           job->name);
     }

@@ -4,8 +4,8 @@
  * against one machine. The conflict analysis is in job_model.c. */
 #include <stdlib.h>
 #include <string.h>
-#include "job_impl.h"
-#include "job_model.h"
+#include "internal/job_impl.h"
+#include "internal/job_model.h"
 
 static int valid_task(const pl_job *job, int32_t t)
 {

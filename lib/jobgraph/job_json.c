@@ -5,8 +5,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "job_impl.h"
-#include "../core/json.h"
+#include "internal/job_impl.h"
+#include "internal/json.h"
 
 /* Tasks per job in a file. Machines hold tens of GPUs; the cap keeps a typo
  * ("gpus": 1e9) from asking for a quadratic all-to-all graph. */
@@ -68,21 +68,27 @@ static pl_status load_task_rules(pl_job *job, int32_t task, const json_t *obj, c
 
 static pl_status load_task(pl_job *job, const json_t *v, const char *path)
 {
-    static const char *const keys[] = {"gpus", "cores", "memory", "gpu_memory", "bandwidth", "must",
-                                       "must_not", NULL};
-    static const char *const names[] = {"gpus", "cores", "memory", "gpu_memory", "bandwidth"};
+    static const char *const keys[] = {"gpus", "cores", "memory", "gpu_memory", "bandwidth", "gpu_milli",
+                                       "cpu_milli", "must", "must_not", NULL};
+    static const char *const names[] = {"gpus", "cores", "memory", "gpu_memory", "bandwidth", "gpu_milli",
+                                        "cpu_milli"};
     pl_status st = pl_json_expect(v, JSON_OBJECT, path);
     if (st || (st = pl_json_check_keys(v, path, keys)))
         return st;
     pl_task_demand d = {.gpus = 1};
-    int64_t *fields[] = {&d.gpus, &d.cores, &d.memory, &d.gpu_memory, &d.bandwidth};
+    int64_t *fields[] = {&d.gpus, &d.cores, &d.memory, &d.gpu_memory, &d.bandwidth, &d.gpu_milli,
+                         &d.cpu_milli};
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
         char sub[PL_JSON_PATH];
         const json_t *x;
         opt_member(v, path, names[i], &x, sub);
-        if (x && (st = pl_json_int(x, sub, 0, INT64_MAX, fields[i])))
+        /* A share of one GPU: 1000 would be a whole GPU, said with "gpus". */
+        if (x && (st = pl_json_int(x, sub, 0, fields[i] == &d.gpu_milli ? 999 : INT64_MAX, fields[i])))
             return st;
     }
+    if (d.gpu_milli > 0 && d.gpus > 1)
+        return pl_json_fail(path, "a task with gpu_milli takes a share of one GPU, not %lld GPUs",
+                            (long long)d.gpus);
     int32_t id;
     if ((st = pl_job_add_task(job, &d, &id)))
         return st;
@@ -234,6 +240,14 @@ static pl_status load_numbers(pl_job *job, const json_t *obj, const char *path)
     }
     char sub[PL_JSON_PATH];
     const json_t *v;
+    opt_member(obj, path, "gpu_model", &v, sub);
+    if (v) {
+        pl_status st = pl_json_expect(v, JSON_STRING, sub);
+        if (!st && !*json_string_value(v))
+            st = pl_json_fail(sub, "a GPU model must be non-empty");
+        if (st || (st = pl_job_set_gpu_model(job, json_string_value(v))))
+            return st == PL_EINVAL ? pl_json_fail(sub, "%s", pl_last_error()) : st;
+    }
     opt_member(obj, path, "single_node", &v, sub);
     if (!v)
         return PL_OK;
@@ -337,7 +351,7 @@ static pl_status load_job(const json_t *v, const char *path, size_t index, pl_jo
     static const char *const keys[] = {"name", "arrival", "gpus", "tasks", "traffic", "edges", "workload",
                                        "min_utility", "slo", "duration", "single_node",
                                        "anti_collocation", "nodes", "collocation", "must",
-                                       "must_not", "labels", "anti_affinity", NULL};
+                                       "must_not", "labels", "anti_affinity", "gpu_model", NULL};
     *out = NULL;
     pl_status st = pl_json_expect(v, JSON_OBJECT, path);
     if (st || (st = pl_json_check_keys(v, path, keys)))

@@ -4,9 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "job_impl.h"
-#include "job_model.h"
-#include "constraints/constraints_impl.h"
+#include "internal/job_impl.h"
+#include "internal/job_model.h"
+#include "internal/columns.h"
+#include "internal/constraints_impl.h"
+#include <placement/constraint_sets.h>
 
 /* ---- building ------------------------------------------------------------------------ */
 
@@ -131,6 +133,12 @@ static pl_status add_separations(pl_jmodel *m)
     return st;
 }
 
+/* The model's arrays per unit, per job (one more: first_unit ends with the
+ * total) and per host. */
+static const pl_column unit_cols[] = {PL_COLUMN(pl_jmodel, unit_job), PL_COLUMN(pl_jmodel, unit_task)};
+static const pl_column job_cols[] = {PL_COLUMN(pl_jmodel, first_unit)};
+static const pl_column host_cols[] = {PL_COLUMN(pl_jmodel, busy_unit)};
+
 pl_status pl_jmodel_build(const pl_jmodel_spec *spec, pl_jmodel **out)
 {
     *out = NULL;
@@ -138,12 +146,13 @@ pl_status pl_jmodel_build(const pl_jmodel_spec *spec, pl_jmodel **out)
     if (!m)
         return PL_ENOMEM;
     m->spec = *spec;
-    m->first_unit = pl_alloc((size_t)spec->njobs + 1, sizeof *m->first_unit);
-    m->busy_unit = pl_alloc((size_t)spec->nhosts + 1, sizeof *m->busy_unit);
-    pl_status st = !m->first_unit || !m->busy_unit ? PL_ENOMEM : count_units(m);
-    if (!st && (!(m->unit_job = pl_alloc((size_t)m->nunits + 1, sizeof *m->unit_job)) ||
-                !(m->unit_task = pl_alloc((size_t)m->nunits + 1, sizeof *m->unit_task))))
-        st = PL_ENOMEM;
+    pl_status st = pl_columns_alloc(m, job_cols, PL_NCOLUMNS(job_cols), spec->njobs + 1);
+    if (!st)
+        st = pl_columns_alloc(m, host_cols, PL_NCOLUMNS(host_cols), spec->nhosts + 1);
+    if (!st)
+        st = count_units(m);
+    if (!st)
+        st = pl_columns_alloc(m, unit_cols, PL_NCOLUMNS(unit_cols), m->nunits + 1);
     if (!st)
         st = pl_cnodes_create(&m->nodes);
     for (int32_t h = 0; h < spec->nhosts && !st; h++)
@@ -171,10 +180,9 @@ void pl_jmodel_free(pl_jmodel *m)
         return;
     pl_constraints_free(m->c);
     pl_cnodes_free(m->nodes);
-    free(m->unit_job);
-    free(m->unit_task);
-    free(m->first_unit);
-    free(m->busy_unit);
+    pl_columns_free(m, unit_cols, PL_NCOLUMNS(unit_cols));
+    pl_columns_free(m, job_cols, PL_NCOLUMNS(job_cols));
+    pl_columns_free(m, host_cols, PL_NCOLUMNS(host_cols));
     free(m);
 }
 

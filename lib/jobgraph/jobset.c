@@ -1,6 +1,6 @@
 /* pl_jobset: an ordered list of jobs that owns them. */
 #include <stdlib.h>
-#include "job_impl.h"
+#include "internal/job_impl.h"
 
 pl_status pl_jobset_create(pl_jobset **out)
 {

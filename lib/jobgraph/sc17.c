@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "job_impl.h"
-#include "../core/json.h"
+#include "internal/job_impl.h"
+#include "internal/json.h"
 
 /* The artifact's "mem" is in GB; the builtin machines count memory in GiB
  * (a 16 GB P100 is 16 GiB there), so GB is read as 2^30 bytes to keep a
@@ -145,7 +145,7 @@ static pl_status load_job(const entry *e, pl_job **out)
     return PL_OK;
 }
 
-static pl_status load_doc(json_t *doc, pl_jobset **out)
+static pl_status load_doc(json_t *doc, void **out)
 {
     entry *entries = NULL;
     pl_jobset *set = NULL;
@@ -179,7 +179,6 @@ static pl_status load_doc(json_t *doc, pl_jobset **out)
             st = pl_jobset_add(set, job, NULL);
     }
     free(entries);
-    json_decref(doc);
     if (st) {
         pl_jobset_free(set);
         return st;
@@ -190,20 +189,10 @@ static pl_status load_doc(json_t *doc, pl_jobset **out)
 
 pl_status pl_jobset_load_sc17_string(const char *text, size_t length, pl_jobset **out)
 {
-    if (!text || !out)
-        return pl_err(PL_EINVAL, "pl_jobset_load_sc17_string: NULL argument");
-    *out = NULL;
-    json_t *doc;
-    pl_status st = pl_json_parse_text(text, length, &doc);
-    return st ? st : load_doc(doc, out);
+    return pl_json_load("pl_jobset_load_sc17_string", text, length, NULL, load_doc, (void **)out);
 }
 
 pl_status pl_jobset_load_sc17(const char *path, pl_jobset **out)
 {
-    if (!path || !out)
-        return pl_err(PL_EINVAL, "pl_jobset_load_sc17: NULL argument");
-    *out = NULL;
-    json_t *doc;
-    pl_status st = pl_json_parse_file("pl_jobset_load_sc17", path, &doc);
-    return st ? st : load_doc(doc, out);
+    return pl_json_load("pl_jobset_load_sc17", NULL, 0, path, load_doc, (void **)out);
 }

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include "policy_impl.h"
+#include "internal/policy_impl.h"
 
 #define CHUNK_BYTES ((size_t)64 * 1024)
 #define ALIGN (alignof(max_align_t))

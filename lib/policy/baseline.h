@@ -4,7 +4,7 @@
 #ifndef PL_POLICY_BASELINE_H
 #define PL_POLICY_BASELINE_H
 
-#include "policy_impl.h"
+#include "internal/policy_impl.h"
 
 /* Pick k of the free GPUs of machine m into gpus; 0 if it has fewer. */
 typedef int (*pl_pick_fn)(pl_pctx *c, int32_t m, int32_t k, int32_t *gpus);

@@ -52,5 +52,8 @@ static pl_status place(const pl_policy_request *req, pl_decision *out)
 }
 
 const pl_policy_ops pl_policy_bf = {
-    "bf", "best fit: the socket with the fewest free GPUs that holds the job, spilling over", place,
+    .name = "bf",
+    .description = "best fit: the socket with the fewest free GPUs that holds the job, spilling over",
+    .place = place,
+    .version = PL_POLICY_OPS_VERSION,
 };

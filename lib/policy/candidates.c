@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "policy_impl.h"
-#include "../topology/internal.h"
+#include "internal/policy_impl.h"
+#include "internal/topology_internal.h"
 
 /* Exhaustive t_min / t_max up to this many GPUs per machine (2^16 subsets). */
 #define EXACT_T_GPUS 16

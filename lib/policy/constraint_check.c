@@ -5,8 +5,8 @@
  * lib/constraints', reached through the job model (lib/jobgraph). */
 #include <stdio.h>
 #include <stdlib.h>
-#include "policy_impl.h"
-#include "../jobgraph/job_model.h"
+#include "internal/policy_impl.h"
+#include "internal/job_model.h"
 
 int pl_pctx_task_admits(const pl_pctx *c, const pl_job *job, int32_t task, int32_t mi)
 {

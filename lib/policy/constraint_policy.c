@@ -17,8 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kim.h"
-#include "../jobgraph/job_model.h"
+#include "gpu_pick.h"
+#include "internal/job_model.h"
+#include <placement/constraint_sets.h>
 
 typedef struct cdriver {
     const pl_policy_request *req;
@@ -257,13 +258,15 @@ static pl_status place_balance(const pl_policy_request *req, pl_decision *out)
 }
 
 const pl_policy_ops pl_policy_constraint_energy = {
-    "constraint-energy",
-    "Kim ch. 4 energy saving: fewest active machines (activeness-aware first fit, rearrangement)",
-    place_energy,
+    .name = "constraint-energy",
+    .description = "Kim ch. 4 energy saving: fewest active machines (activeness-aware first fit, rearrangement)",
+    .place = place_energy,
+    .version = PL_POLICY_OPS_VERSION,
 };
 
 const pl_policy_ops pl_policy_constraint_balance = {
-    "constraint-balance",
-    "Kim ch. 4 load balancing: even GPU utilisation (worst fit, spot migration)",
-    place_balance,
+    .name = "constraint-balance",
+    .description = "Kim ch. 4 load balancing: even GPU utilisation (worst fit, spot migration)",
+    .place = place_balance,
+    .version = PL_POLICY_OPS_VERSION,
 };

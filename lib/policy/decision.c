@@ -1,12 +1,13 @@
 /* Decision sets, resource plans and pl_decision_apply(). */
 #include <stdlib.h>
 #include <string.h>
-#include "policy_impl.h"
+#include "internal/policy_impl.h"
 
 typedef struct entry {
     pl_decision_kind kind;
     int32_t ngpus;
     int32_t *gpus;
+    int32_t *hosts;          /* where each task runs (policy.h), NULL: the same as gpus */
     int32_t machine;
     double utility;
     int64_t comm_cost;
@@ -14,6 +15,7 @@ typedef struct entry {
     char *reason;
     pl_plan_item *plan;      /* the policy's own resource plan, or NULL: policy.h's rule */
     int32_t nplan;
+    int32_t remote;          /* GPUs serving a task whose cores are on another machine */
 } entry;
 
 struct pl_decision {
@@ -52,6 +54,7 @@ void pl_decision_free(pl_decision *d)
         return;
     for (int32_t i = 0; i < d->n; i++) {
         free(d->e[i].gpus);
+        free(d->e[i].hosts);
         free(d->e[i].reason);
         free(d->e[i].plan);
     }
@@ -77,6 +80,7 @@ pl_status pl_decision_get(const pl_decision *d, int32_t i, pl_decision_info *inf
     info->comm_cost = e->comm_cost;
     info->slowdown = e->slowdown;
     info->reason = e->reason ? e->reason : "";
+    info->hosts = e->hosts ? e->hosts : e->gpus;
     return PL_OK;
 }
 
@@ -89,23 +93,36 @@ pl_status pl_decision_set(pl_decision *d, int32_t i, const pl_decision_info *inf
     int placed = info->kind == PL_DECISION_PLACED;
     if (placed && (info->ngpus < 0 || (info->ngpus > 0 && !info->gpus)))
         return pl_err(PL_EINVAL, "pl_decision_set: a placed job needs its GPU list");
-    int32_t *gpus = NULL;
+    for (int32_t t = 0; placed && !info->hosts && t < info->ngpus; t++)
+        if (info->gpus[t] < 0)
+            return pl_err(PL_EINVAL, "pl_decision_set: task %d has no GPU and no host (a CPU-only task "
+                          "needs its package in hosts)", (int)t);
+    int32_t *gpus = NULL, *hosts = NULL;
     if (placed && info->ngpus > 0) {
-        if (!(gpus = pl_alloc((size_t)info->ngpus, sizeof *gpus)))
+        if (!(gpus = pl_alloc((size_t)info->ngpus, sizeof *gpus)) ||
+            (info->hosts && !(hosts = pl_alloc((size_t)info->ngpus, sizeof *hosts)))) {
+            free(gpus);
             return PL_ENOMEM;
+        }
         memcpy(gpus, info->gpus, (size_t)info->ngpus * sizeof *gpus);
+        if (hosts)
+            memcpy(hosts, info->hosts, (size_t)info->ngpus * sizeof *hosts);
     }
     char *reason = pl_strdup(placed || !info->reason ? "" : info->reason);
     if (!reason) {
         free(gpus);
+        free(hosts);
         return PL_ENOMEM;
     }
     entry *e = &d->e[i];
     free(e->gpus);
+    free(e->hosts);
+    e->hosts = hosts;
     free(e->reason);
     free(e->plan);
     e->plan = NULL;
     e->nplan = 0;
+    e->remote = 0;
     e->kind = info->kind;
     e->ngpus = placed ? info->ngpus : 0;
     e->gpus = gpus;
@@ -115,6 +132,19 @@ pl_status pl_decision_set(pl_decision *d, int32_t i, const pl_decision_info *inf
     e->slowdown = info->slowdown < 1.0 ? 1.0 : info->slowdown;
     e->reason = reason;
     return PL_OK;
+}
+
+pl_status pl_decision_set_remote(pl_decision *d, int32_t i, int32_t remote)
+{
+    if (!d || i < 0 || i >= d->n || d->e[i].kind != PL_DECISION_PLACED || remote < 0)
+        return pl_err(PL_EINTERNAL, "pl_decision_set_remote: not a placed decision, or a negative count");
+    d->e[i].remote = remote;
+    return PL_OK;
+}
+
+int32_t pl_decision_remote(const pl_decision *d, int32_t i)
+{
+    return d && i >= 0 && i < d->n ? d->e[i].remote : 0;
 }
 
 pl_status pl_decision_set_plan(pl_decision *d, int32_t i, const pl_plan_item *items, int32_t n)
@@ -136,7 +166,7 @@ pl_status pl_decision_plan(const pl_decision *d, int32_t i, const pl_topology *t
 {
     const entry *e = &d->e[i];
     if (!e->plan)
-        return pl_plan_build(t, job, e->gpus, e->ngpus, items, n);
+        return pl_plan_build(t, job, e->hosts ? e->hosts : e->gpus, e->ngpus, items, n);
     if (!(*items = pl_alloc((size_t)e->nplan + 1, sizeof **items)))
         return PL_ENOMEM;
     memcpy(*items, e->plan, (size_t)e->nplan * sizeof **items);
@@ -191,8 +221,38 @@ static int32_t first_numa(const pl_topology *t, int32_t pkg)
     return (st == PL_OK || st == PL_ELIMIT) && count > 0 ? numa : -1;
 }
 
+int64_t pl_gpu_milli_share(const pl_topology *t, int32_t g)
+{
+    int64_t units = 0, milli = 0;
+    if (pl_topology_amount(t, g, PL_RES_UNITS, &units, NULL, NULL) ||
+        pl_topology_amount(t, g, PL_RES_GPU_MILLI, &milli, NULL, NULL) || units <= 0)
+        return 0;
+    return milli / units;
+}
+
+/* The GPU items of a task on g: a whole-GPU task's unit and its share of
+ * the milli (so a GPU shared by fractional tasks is not given whole, and a
+ * GPU given whole is not shared), a fractional task's milli only. */
+static pl_status plan_gpu(const pl_topology *t, const pl_task_demand *dem, int32_t g, pl_plan_item **items,
+                          int32_t *n, int64_t *cap)
+{
+    pl_status st;
+    if (dem->gpu_milli > 0) {
+        /* Always planned: a GPU of milli capacity 0 is one that is never shared. */
+        st = plan_add(items, n, cap, g, PL_RES_GPU_MILLI, dem->gpu_milli);
+    } else {
+        /* The GPU itself is always checked: a task takes the whole device. */
+        st = plan_add(items, n, cap, g, PL_RES_UNITS, 1);
+        if (!st)
+            st = plan_add(items, n, cap, g, PL_RES_GPU_MILLI, pl_gpu_milli_share(t, g));
+    }
+    if (!st && models(t, g, PL_RES_GPU_MEMORY))
+        st = plan_add(items, n, cap, g, PL_RES_GPU_MEMORY, dem->gpu_memory);
+    return st;
+}
+
 pl_status pl_plan_build_tasks(const pl_topology *t, const pl_job *job, const int32_t *tasks,
-                              const int32_t *gpus, int32_t k, pl_plan_item **items, int64_t *cap,
+                              const int32_t *hosts, int32_t k, pl_plan_item **items, int64_t *cap,
                               int32_t *n)
 {
     *n = 0;
@@ -201,15 +261,13 @@ pl_status pl_plan_build_tasks(const pl_topology *t, const pl_job *job, const int
         pl_task_demand dem;
         if ((st = pl_job_task(job, tasks ? tasks[i] : i, &dem)))
             break;
-        int32_t g = gpus[i], pkg = -1;
+        int32_t g = hosts[i], pkg = -1;
         if (pl_topology_ancestor(t, g, PL_VK_PACKAGE, &pkg) != PL_OK)
             pkg = -1;
-        /* The GPU itself is always checked: a task takes the whole device. */
-        st = plan_add(items, n, cap, g, PL_RES_UNITS, 1);
-        if (!st && models(t, g, PL_RES_GPU_MEMORY))
-            st = plan_add(items, n, cap, g, PL_RES_GPU_MEMORY, dem.gpu_memory);
+        if (!pl_task_cpu_only(&dem))
+            st = plan_gpu(t, &dem, g, items, n, cap);
         if (!st && models(t, pkg, PL_RES_CORES))
-            st = plan_add(items, n, cap, pkg, PL_RES_CORES, dem.cores);
+            st = plan_add(items, n, cap, pkg, PL_RES_CORES, pl_task_cores(&dem));
         if (!st && models(t, pkg, PL_RES_BANDWIDTH))
             st = plan_add(items, n, cap, pkg, PL_RES_BANDWIDTH, dem.bandwidth);
         int32_t numa = first_numa(t, pkg);
@@ -280,7 +338,7 @@ static pl_status spread_task(const pl_topology *t, int32_t machine, const pl_tas
         st = pl_topology_descendants(t, machine, PL_VK_PACKAGE, pk, npk, &npk);
     if (!st)
         st = pl_topology_descendants(t, machine, PL_VK_NUMA, nu, nnu, &nnu);
-    int64_t left_c = d->cores, left_m = d->memory;
+    int64_t left_c = pl_task_cores(d), left_m = d->memory;
     if (!st)
         st = spread_take(t, pk, npk, PL_RES_CORES, &left_c, items, n, cap);
     if (!st)
@@ -314,9 +372,7 @@ pl_status pl_plan_build_spread(const pl_topology *t, const pl_job *job, const in
         pl_task_demand d;
         if ((st = pl_job_task(job, gpu_task[x], &d)))
             break;
-        st = plan_add(items, n, &cap, gpus[x], PL_RES_UNITS, 1);
-        if (!st && models(t, gpus[x], PL_RES_GPU_MEMORY))
-            st = plan_add(items, n, &cap, gpus[x], PL_RES_GPU_MEMORY, d.gpu_memory);
+        st = plan_gpu(t, &d, gpus[x], items, n, &cap);
     }
     if (st) {
         free(*items);
@@ -350,13 +406,13 @@ pl_status pl_plan_alloc(pl_topology *t, const pl_plan_item *items, int32_t n)
 
 /* ---- apply ----------------------------------------------------------------------- */
 
-static pl_status apply_one(const pl_decision *d, int32_t i, const pl_policy_request *req,
+static pl_status apply_one(const pl_decision *d, int32_t i, pl_job *const *queue, int32_t nqueue,
                            pl_topology *topo)
 {
     const entry *e = &d->e[i];
-    if (i >= req->nqueue || !req->queue[i])
+    if (i >= nqueue || !queue[i])
         return pl_err(PL_EINVAL, "pl_decision_apply: decision %d has no queued job", (int)i);
-    const pl_job *job = req->queue[i];
+    const pl_job *job = queue[i];
     if (e->ngpus != pl_job_task_count(job))
         return pl_err(PL_EINVAL, "pl_decision_apply: decision %d places %d tasks, job \"%s\" has %d",
                       (int)i, (int)e->ngpus, pl_job_name(job), (int)pl_job_task_count(job));
@@ -375,9 +431,9 @@ static pl_status apply_one(const pl_decision *d, int32_t i, const pl_policy_requ
     return st;
 }
 
-pl_status pl_decision_apply(const pl_decision *d, const pl_policy_request *req, pl_topology *topo)
+pl_status pl_decision_apply(const pl_decision *d, pl_job *const *queue, int32_t nqueue, pl_topology *topo)
 {
-    if (!d || !req || !topo || (req->nqueue > 0 && !req->queue))
+    if (!d || !topo || nqueue < 0 || (nqueue > 0 && !queue))
         return pl_err(PL_EINVAL, "pl_decision_apply: NULL argument");
     pl_topology_snapshot *snap;
     pl_status st = pl_topology_snapshot_take(topo, &snap);
@@ -385,7 +441,7 @@ pl_status pl_decision_apply(const pl_decision *d, const pl_policy_request *req, 
         return st;
     for (int32_t i = 0; i < d->n && !st; i++)
         if (d->e[i].kind == PL_DECISION_PLACED)
-            st = apply_one(d, i, req, topo);
+            st = apply_one(d, i, queue, nqueue, topo);
     if (st) {
         /* All or nothing: put back what the earlier jobs took. The message of
          * the failure is the one to keep, so restore's own status is moot. */

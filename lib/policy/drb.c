@@ -31,7 +31,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "policy_impl.h"
+#include "internal/policy_impl.h"
 
 #define FM_MAX_GPUS 64
 #define FM_MAX_PASSES 8

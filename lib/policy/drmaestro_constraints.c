@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "policy_impl.h"
-#include "../jobgraph/job_model.h"
+#include "internal/policy_impl.h"
+#include "internal/job_model.h"
 
 typedef struct placed_job {
     const pl_job *job;

@@ -1,38 +1,23 @@
-/* "drmaestro" and "drmaestro-na" (seed 004) behind the policy interface: one
- * pl_drm_round() of a fresh scheduler over the queue, read back as
- * decisions. What a one-call interface cannot carry is documented in
- * doc/policies.md: W starts at 0 every call (the stateful pl_drm handle keeps
- * it across rounds), jobs have no NVMe request or network-sensitivity table
- * here, and each task is one CPU/memory group with exactly one GPU (the
- * policy interface's rule), so a task's GPU may be served by another machine
- * (remote GPU, seed 004's disaggregation). */
+/* "drmaestro" and "drmaestro-na" (seed 004) behind the policy interface:
+ * each call is one pl_drm_round() over the queue, read back as decisions.
+ * An instance (pl_policy_create(), a pl_sched handle, a simulator run)
+ * keeps one pl_drm for its life, so the waiting counters W, the kept flow
+ * networks and NA's postponements carry over from round to round as in the
+ * paper's loop; a one-shot pl_policy_place() starts from W = 0. A queued
+ * job is known across rounds by its handle (the same pl_job pointer).
+ * A task's cores and memory go to the machine phase 1 chose, its GPU
+ * wherever phase 2 found it (a remote GPU: disaggregation); a task that
+ * asks for no GPU gets none (-1 in the decision). Each job's expected time
+ * phi is its profiled solo time (or duration), its goal tau its SLO or else
+ * phi, its network sensitivity the table of pl_drm_network_factors(). */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <placement/drmaestro.h>
-#include "policy_impl.h"
-#include "../drmaestro/drm_impl.h"
-
-/* The job as DRMaestro sees it: the same tasks, each asking one GPU. */
-static pl_status one_gpu_per_task(const pl_job *job, pl_job **out)
-{
-    pl_status st = pl_job_create(pl_job_name(job), out);
-    for (int32_t i = 0; i < pl_job_task_count(job) && !st; i++) {
-        pl_task_demand d;
-        if (!(st = pl_job_task(job, i, &d))) {
-            d.gpus = 1;
-            st = pl_job_add_task(*out, &d, NULL);
-        }
-    }
-    if (!st)
-        st = pl_job_set_slo(*out, pl_job_slo(job));
-    if (!st)
-        st = pl_job_set_duration(*out, pl_job_duration(job));
-    if (st) {
-        pl_job_free(*out);
-        *out = NULL;
-    }
-    return st;
-}
+#include "internal/policy_impl.h"
+#include "internal/drm_impl.h"
+#include "internal/interference_impl.h"
 
 static const char *why(pl_drm_outcome o)
 {
@@ -44,77 +29,138 @@ static const char *why(pl_drm_outcome o)
     }
 }
 
-/* Decision for one placed job: task i's GPU, the common machine (-1 when
- * the GPUs span machines or one sits in a pool), Eq. (3) over the GPUs (-1
- * when two of them have no link path) and the utility Ut of Eq. 6. */
-static pl_status placed(const pl_policy_request *req, const pl_job *job, const pl_drm_placement *p,
-                        pl_drm_cons *cons, pl_decision *out, int32_t i, int *ok)
+/* Decision for one placed job: task t's GPU (-1 for a task that asks for
+ * none; its host is then the package where its cores start), the machine
+ * holding every host (-1 when they span machines or a GPU is in a pool),
+ * the GPUs serving a task whose cores are on another machine (remote),
+ * Eq. (3) over the GPUs (-1 when two of them have no link path) and the
+ * utility Ut of Eq. 6. */
+static pl_status placed(const pl_policy_request *req, const pl_drm_job_request *q,
+                        const pl_drm_placement *p, pl_drm_cons *cons, pl_decision *out, int32_t i,
+                        int *ok)
 {
     *ok = 0;
+    const pl_job *job = q->job;
     const int32_t k = pl_job_task_count(job);
-    int32_t *g = pl_alloc((size_t)k, sizeof *g);
-    int64_t *dist = pl_alloc((size_t)k * (size_t)k, sizeof *dist);
-    pl_status st = !g || !dist ? PL_ENOMEM : PL_OK;
+    int32_t *g = pl_alloc((size_t)k, sizeof *g), *gl = pl_alloc((size_t)p->gpus + 1, sizeof *gl);
+    int64_t *dist = pl_alloc((size_t)p->gpus * (size_t)p->gpus + 1, sizeof *dist);
+    pl_status st = !g || !gl || !dist ? PL_ENOMEM : PL_OK;
     for (int32_t t = 0; t < k && !st; t++)
         g[t] = -1;
-    for (int32_t x = 0; x < p->gpus && !st; x++)
-        g[p->gpu[x].task] = p->gpu[x].gpu;
-    pl_decision_info info = {.kind = PL_DECISION_PLACED, .ngpus = k, .gpus = g, .machine = -1,
-                             .slowdown = 1, .reason = ""};
-    int pool = 0;
-    for (int32_t t = 0; t < k && !st; t++) {
-        int32_t m;
-        if (g[t] < 0)
-            st = pl_err(PL_EINTERNAL, "drmaestro: task %d of job %d has no GPU", t, i);
-        else if ((st = pl_topology_ancestor(req->topo, g[t], PL_VK_MACHINE, &m)) == PL_ENOTFOUND) {
+    int32_t machine = -2, remote = 0;
+    for (int32_t x = 0; x < p->gpus && !st; x++) {
+        int32_t tm = -1, gm = -1, task = p->gpu[x].task;
+        g[task] = gl[x] = p->gpu[x].gpu;
+        if ((st = pl_topology_ancestor(req->topo, gl[x], PL_VK_MACHINE, &gm)) == PL_ENOTFOUND)
             st = PL_OK; /* a pool's GPU */
-            info.machine = -1;
-            pool = 1;
-        } else if (!st)
-            info.machine = t == 0 || (!pool && info.machine == m) ? m : -1;
+        if (!st && p->machine[task] >= 0 &&
+            (st = pl_topology_ancestor(req->topo, p->machine[task], PL_VK_MACHINE, &tm)) == PL_ENOTFOUND)
+            st = PL_OK;
+        remote += gm != tm || gm < 0;
     }
+    /* A task without a GPU runs where its cores are: the first package of
+     * its machine, where pl_plan_build_spread starts taking them. */
+    int32_t *host = pl_alloc((size_t)k, sizeof *host);
+    if (!host && !st)
+        st = PL_ENOMEM;
+    for (int32_t t = 0; t < k && !st; t++) {
+        int32_t c = 0, pkg = -1;
+        host[t] = g[t];
+        if (g[t] < 0 && (st = pl_topology_descendants(req->topo, p->machine[t], PL_VK_PACKAGE, &pkg, 1, &c)) ==
+                            PL_ELIMIT)
+            st = PL_OK;
+        if (!st && g[t] < 0 && c == 0)
+            st = pl_err(PL_EINTERNAL, "drmaestro: task %d of job %d is on a machine without a package", t, i);
+        if (g[t] < 0)
+            host[t] = pkg;
+        int32_t m = -1;
+        if (!st && pl_topology_ancestor(req->topo, host[t], PL_VK_MACHINE, &m))
+            m = -1; /* a pool's GPU */
+        machine = machine == -2 || machine == m ? m : -1;
+    }
+    pl_decision_info info = {.kind = PL_DECISION_PLACED, .ngpus = k, .gpus = g, .machine = machine,
+                             .slowdown = 1, .reason = "", .hosts = host};
     const char *broken = NULL;
     if (!st)
         st = pl_drm_cons_accept(cons, i, g, &broken);
     if (!st && broken) {
         pl_decision_info w = {.kind = PL_DECISION_WAITING, .machine = -1, .slowdown = 1, .reason = broken};
         st = pl_decision_set(out, i, &w);
+        free(host);
         free(g);
+        free(gl);
         free(dist);
         return st;
     }
     if (!st)
-        st = pl_topology_distance_matrix(req->topo, g, k, dist);
+        st = pl_topology_distance_matrix(req->topo, gl, p->gpus, dist);
     int connected = 1;
-    for (int64_t x = 0; x < (int64_t)k * k && !st; x++)
+    for (int64_t x = 0; x < (int64_t)p->gpus * p->gpus && !st; x++)
         connected &= dist[x] >= 0;
     if (!st && connected)
-        st = pl_comm_cost(dist, k, &info.comm_cost);
+        st = pl_comm_cost(dist, p->gpus, &info.comm_cost);
     else if (!st)
         info.comm_cost = -1;
     if (!st) {
-        double phi = pl_job_duration(job), tau = pl_job_slo(job);
-        info.utility = pl_drm_utility(phi, tau > 0 ? tau : 100, 1);
+        info.utility = q->tau > 0 ? pl_drm_utility(q->phi, q->tau, 1) : 1; /* no goal: met */
         st = pl_decision_set(out, i, &info);
-        *ok = st == PL_OK;
     }
+    if (!st)
+        st = pl_decision_set_remote(out, i, remote);
+    *ok = st == PL_OK;
+    free(host);
     free(g);
+    free(gl);
     free(dist);
     return st;
 }
 
-/* Why the policy interface refuses job j outright (as the other policies
- * do), or NULL. */
-static const char *refusal(const pl_job *job)
+/* The largest cores and memory of one machine, and the GPUs of the
+ * cluster: a job beyond them can never be placed. */
+typedef struct cluster_max {
+    int64_t cores, memory, gpus;
+} cluster_max;
+
+static void measure(const pl_topology *t, cluster_max *m)
+{
+    *m = (cluster_max){0};
+    for (int32_t v = 0; v < pl_topology_vertex_count(t); v++) {
+        pl_vertex_info vi;
+        if (pl_topology_vertex(t, v, &vi))
+            continue;
+        if (vi.kind == PL_VK_GPU)
+            m->gpus++;
+        else if (vi.kind == PL_VK_MACHINE) {
+            int64_t c = 0, mem = 0;
+            pl_topology_subtree_amount(t, v, -1, PL_RES_CORES, &c, NULL);
+            pl_topology_subtree_amount(t, v, -1, PL_RES_MEMORY, &mem, NULL);
+            m->cores = c > m->cores ? c : m->cores;
+            m->memory = mem > m->memory ? mem : m->memory;
+        }
+    }
+}
+
+/* Why the policy refuses the job outright, or NULL. */
+static const char *refusal(const pl_job *job, const cluster_max *m)
 {
     if (pl_job_task_count(job) == 0)
         return "the job has no tasks";
+    if (pl_job_gpu_model(job)[0])
+        return "drmaestro does not choose GPUs by model (a GPU model is required)";
+    int64_t gpus = 0;
     for (int32_t t = 0; t < pl_job_task_count(job); t++) {
         pl_task_demand d;
-        if (pl_job_task(job, t, &d) == PL_OK && d.gpus > 1)
+        if (pl_job_task(job, t, &d) != PL_OK)
+            continue;
+        if (d.gpus > 1)
             return "a task asks for more than one GPU (one GPU per task here)";
+        if (d.gpu_milli > 0)
+            return "drmaestro does not share GPUs (a task asks for a fraction of one)";
+        if (d.cores > m->cores || d.memory > m->memory)
+            return "a task asks for more cores or memory than any machine has";
+        gpus += d.gpus;
     }
-    return NULL;
+    return gpus > m->gpus ? "the job asks for more GPUs than the cluster has" : NULL;
 }
 
 /* Decision i takes what DRMaestro took for it: a task's cores and memory on
@@ -146,103 +192,228 @@ static pl_status attach_plan(pl_topology *work, const pl_job *job, const pl_drm_
     return st;
 }
 
-static pl_status place_drm(const pl_policy_request *req, pl_decision *out, int network_aware)
+/* ---- the instance ---------------------------------------------------------------- */
+
+typedef struct drm_state {
+    pl_drm *drm;
+    int32_t max_postpone;
+    pl_profile_set *owned_ps;   /* the built-in profiles when the options give none */
+    /* Queued jobs seen so far: handle -> request id (open addressing). */
+    const pl_job **key;
+    int64_t *id;
+    int64_t nslots, nkeys;
+} drm_state;
+
+static void drm_state_free(void *state)
 {
-    const int32_t n = req->nqueue;
+    drm_state *s = state;
+    if (!s)
+        return;
+    pl_drm_free(s->drm);
+    pl_profile_set_free(s->owned_ps);
+    free(s->key);
+    free(s->id);
+    free(s);
+}
+
+static pl_status drm_state_make(const pl_policy_opts *opts, int network_aware, void **out)
+{
+    drm_state *s = pl_alloc(1, sizeof *s);
+    if (!s)
+        return PL_ENOMEM;
     pl_drm_opts o;
     pl_drm_opts_init(&o);
     o.network_aware = network_aware;
-    pl_drm *d = NULL;
+    s->max_postpone = o.max_postpone;
+    pl_status st = pl_drm_create(&o, &s->drm);
+    if (!st && !opts->profiles)
+        st = pl_profile_set_builtin(&s->owned_ps);
+    if (st) {
+        drm_state_free(s);
+        return st;
+    }
+    *out = s;
+    return PL_OK;
+}
+
+static pl_status create_locality(const pl_policy_opts *opts, void **state)
+{
+    return drm_state_make(opts, 0, state);
+}
+
+static pl_status create_na(const pl_policy_opts *opts, void **state)
+{
+    return drm_state_make(opts, 1, state);
+}
+
+static int32_t idle_rounds(const void *state)
+{
+    /* W grows and NA postpones a job at most max_postpone rounds: after
+     * that many rounds with nothing changed, the decisions are final. */
+    return ((const drm_state *)state)->max_postpone + 1;
+}
+
+static uint64_t hash_ptr(const void *p)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    return x ^ (x >> 33);
+}
+
+/* The stable id of a queued job: the order in which the instance first saw it. */
+static pl_status job_id(drm_state *s, const pl_job *job, int64_t *id)
+{
+    if (2 * (s->nkeys + 1) > s->nslots) {
+        int64_t n = s->nslots ? 2 * s->nslots : 64;
+        const pl_job **key = pl_alloc((size_t)n, sizeof *key);
+        int64_t *ids = pl_alloc((size_t)n, sizeof *ids);
+        if (!key || !ids) {
+            free(key);
+            free(ids);
+            return PL_ENOMEM;
+        }
+        for (int64_t k = 0; k < s->nslots; k++) {
+            if (!s->key[k])
+                continue;
+            int64_t h = (int64_t)(hash_ptr(s->key[k]) & (uint64_t)(n - 1));
+            while (key[h])
+                h = (h + 1) & (n - 1);
+            key[h] = s->key[k];
+            ids[h] = s->id[k];
+        }
+        free(s->key);
+        free(s->id);
+        s->key = key;
+        s->id = ids;
+        s->nslots = n;
+    }
+    int64_t h = (int64_t)(hash_ptr(job) & (uint64_t)(s->nslots - 1));
+    while (s->key[h] && s->key[h] != job)
+        h = (h + 1) & (s->nslots - 1);
+    if (!s->key[h]) {
+        s->key[h] = job;
+        s->id[h] = s->nkeys++;
+    }
+    *id = s->id[h];
+    return PL_OK;
+}
+
+/* Job j's request: phi its solo time on its GPUs packed on one socket, tau
+ * its SLO or else phi (the thesis: "the SLO is defined as the task's
+ * expected completion time"), its sensitivity to remote GPUs. A job with
+ * no profile and no duration has no phi: it is scheduled without a goal
+ * (phi 0, tau its SLO or 0), as DRMaestro treats a request without one. */
+static void make_request(const pl_profile_set *ps, const pl_job *job, int64_t id, double *table,
+                         pl_drm_job_request *q)
+{
+    static const double loads[2] = {0, 1};
+    double phi = 0, slo = pl_job_slo(job);
+    int known = pl_profile_solo_time(ps, job, pl_job_task_count(job), PL_SPREAD_INTRA_SOCKET, &phi) == PL_OK;
+    pl_drm_network_factors(pl_job_workload_type(job), &table[0], &table[1]);
+    *q = (pl_drm_job_request){.id = id, .job = job, .phi = known ? phi : 0,
+                              .tau = slo > 0 ? slo : known ? phi : 0, .sensitivity = {2, loads, table}};
+}
+
+static pl_status set_kind(pl_decision *out, int32_t i, pl_decision_kind kind, const char *reason)
+{
+    pl_decision_info info = {.kind = kind, .machine = -1, .slowdown = 1, .reason = reason};
+    return pl_decision_set(out, i, &info);
+}
+
+static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_decision *out)
+{
+    const int32_t n = req->nqueue;
+    const pl_profile_set *ps = req->opts->profiles ? req->opts->profiles : s->owned_ps;
     pl_drm_cons *cons = NULL;
     pl_topology *work = NULL;
-    pl_job **jobs = pl_alloc((size_t)n + 1, sizeof *jobs);
     pl_drm_job_request *reqs = pl_alloc((size_t)n + 1, sizeof *reqs);
+    double *tables = pl_alloc(2 * (size_t)n + 1, sizeof *tables);
     int32_t *queue_index = pl_alloc((size_t)n + 1, sizeof *queue_index); /* request -> queue */
-    pl_status st = !jobs || !reqs || !queue_index ? PL_ENOMEM : PL_OK;
+    pl_status st = !reqs || !tables || !queue_index ? PL_ENOMEM : PL_OK;
     int32_t nreq = 0;
+    cluster_max cm;
+    measure(req->topo, &cm);
     if (!st)
         st = pl_topology_copy(req->topo, &work); /* pl_drm_round takes a mutable topology */
-    if (!st)
-        st = pl_drm_create(&o, &d);
     if (!st)
         st = pl_drm_cons_create(req, &cons);
     /* The filter only when a queued job has constraints: otherwise every
      * provider admits every task and the networks are DRMaestro's own. */
+    drm_set_admit(s->drm, NULL, NULL);
     for (int32_t i = 0; i < n && !st; i++)
         if (pl_job_has_constraints(req->queue[i])) {
-            drm_set_admit(d, pl_drm_cons_admit, cons);
+            drm_set_admit(s->drm, pl_drm_cons_admit, cons);
             break;
         }
     for (int32_t i = 0; i < n && !st; i++) {
-        const char *no = refusal(req->queue[i]);
+        const char *no = refusal(req->queue[i], &cm);
         if (!no)
             st = pl_drm_cons_refusal(cons, req->queue[i], &no);
+        int64_t id = 0;
+        if (!st && !no && !(st = job_id(s, req->queue[i], &id)))
+            make_request(ps, req->queue[i], id, &tables[2 * nreq], &reqs[nreq]);
         if (st)
             break;
-        if (no) {
-            pl_decision_info info = {.kind = PL_DECISION_REJECTED, .machine = -1, .slowdown = 1,
-                                     .reason = no};
-            st = pl_decision_set(out, i, &info);
-        } else if (!(st = one_gpu_per_task(req->queue[i], &jobs[nreq]))) {
-            reqs[nreq] = (pl_drm_job_request){.id = i, .job = jobs[nreq]};
+        if (no)
+            st = set_kind(out, i, PL_DECISION_REJECTED, no);
+        else {
             pl_drm_cons_bind(cons, nreq, i);
             queue_index[nreq++] = i;
         }
     }
     if (!st && nreq > 0)
-        st = pl_drm_round(d, work, reqs, nreq, req->opts->network_load, 0, NULL);
+        st = pl_drm_round(s->drm, work, reqs, nreq, req->opts->network_load, 0, NULL);
     int32_t nplaced = 0;
     for (int32_t r = 0; r < nreq && !st; r++) {
         const int32_t i = queue_index[r];
-        const pl_drm_placement *p = pl_drm_result(d, r);
+        const pl_drm_placement *p = pl_drm_result(s->drm, r);
         int over = req->opts->max_placed > 0 && nplaced >= req->opts->max_placed;
         if (!p)
             st = pl_err(PL_EINTERNAL, "drmaestro: no result for job %d", i);
-        else if (p->outcome == PL_DRM_PLACED && over) {
-            pl_decision_info info = {.kind = PL_DECISION_WAITING, .machine = -1, .slowdown = 1,
-                                     .reason = "max_placed reached"};
-            st = pl_decision_set(out, i, &info);
-        } else if (p->outcome == PL_DRM_PLACED) {
+        else if (p->outcome == PL_DRM_PLACED && over)
+            st = set_kind(out, i, PL_DECISION_WAITING, "max_placed reached");
+        else if (p->outcome == PL_DRM_PLACED) {
             int ok;
-            if (!(st = placed(req, req->queue[i], p, cons, out, i, &ok)) && ok)
-                st = attach_plan(work, jobs[r], p, out, i);
+            if (!(st = placed(req, &reqs[r], p, cons, out, i, &ok)) && ok)
+                st = attach_plan(work, reqs[r].job, p, out, i);
             nplaced += !st && ok;
-        } else if (!st) {
-            pl_decision_info info = {.kind = p->outcome == PL_DRM_POSTPONED ? PL_DECISION_POSTPONED
-                                                                           : PL_DECISION_WAITING,
-                                     .machine = -1, .slowdown = 1, .reason = why(p->outcome)};
-            st = pl_decision_set(out, i, &info);
-        }
+        } else
+            st = set_kind(out, i, p->outcome == PL_DRM_POSTPONED ? PL_DECISION_POSTPONED : PL_DECISION_WAITING,
+                          why(p->outcome));
     }
-    for (int32_t r = 0; jobs && r < nreq; r++)
-        pl_job_free(jobs[r]);
-    free(jobs);
+    drm_set_admit(s->drm, NULL, NULL); /* cons dies with this call */
     free(reqs);
+    free(tables);
     free(queue_index);
-    pl_drm_free(d);
     pl_drm_cons_free(cons);
     pl_topology_free(work);
     return st;
 }
 
-static pl_status place_locality(const pl_policy_request *req, pl_decision *out)
+static pl_status place(const pl_policy_request *req, pl_decision *out)
 {
-    return place_drm(req, out, 0);
-}
-
-static pl_status place_na(const pl_policy_request *req, pl_decision *out)
-{
-    return place_drm(req, out, 1);
+    return place_round(req, req->state, out);
 }
 
 const pl_policy_ops pl_policy_drmaestro = {
     .name = "drmaestro",
     .description = "DRMaestro (seed 004): multi-phase min-cost-flow placement, locality first; remote GPUs allowed",
-    .place = place_locality,
+    .place = place,
+    .version = PL_POLICY_OPS_VERSION,
+    .create = create_locality,
+    .destroy = drm_state_free,
+    .idle_rounds = idle_rounds,
+    .flags = PL_POLICY_CPU_JOBS,
 };
 
 const pl_policy_ops pl_policy_drmaestro_na = {
     .name = "drmaestro-na",
     .description = "DRMaestro network-aware: as drmaestro, remote placements costed at opts.network_load",
-    .place = place_na,
+    .place = place,
+    .version = PL_POLICY_OPS_VERSION,
+    .create = create_na,
+    .destroy = drm_state_free,
+    .idle_rounds = idle_rounds,
+    .flags = PL_POLICY_CPU_JOBS,
 };

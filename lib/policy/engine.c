@@ -4,7 +4,7 @@
  * the context so later jobs of the same call see them. */
 #include <stdio.h>
 #include <stdlib.h>
-#include "policy_impl.h"
+#include "internal/policy_impl.h"
 
 static pl_status decide(pl_pctx *c, const pl_engine_rules *rules, pl_decision *out, int32_t i,
                         const pl_job *job, int *placed, int *waited)

@@ -35,5 +35,8 @@ static pl_status place(const pl_policy_request *req, pl_decision *out)
 }
 
 const pl_policy_ops pl_policy_fcfs = {
-    "fcfs", "first come, first served: first fit, the queue stops at the first job that waits", place,
+    .name = "fcfs",
+    .description = "first come, first served: first fit, the queue stops at the first job that waits",
+    .place = place,
+    .version = PL_POLICY_OPS_VERSION,
 };

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <placement/gpuqos.h>
-#include "kim.h"
+#include "gpu_pick.h"
 
 typedef struct gq {
     pl_pctx *c;
@@ -130,7 +130,7 @@ static pl_status classify(gq *g, pl_decision *out)
             break;
         pl_decision_kind kind = PL_DECISION_REJECTED;
         if (!why)
-            pl_kim_admission(g->c, job, g->k_of[i], &kind, &why);
+            pl_pick_admission(g->c, job, g->k_of[i], &kind, &why);
         if (why) {
             g->k_of[i] = -1;
             g->done[i] = 1;
@@ -264,7 +264,7 @@ static pl_status commit(gq *g, pl_decision *out, int32_t i, pl_cand *cand, doubl
 {
     pl_status st = pl_pctx_commit(g->c, g->req->queue[i], cand);
     if (!st)
-        st = pl_kim_set_placed(g->c, out, i, cand, slowdown);
+        st = pl_pick_set_placed(g->c, out, i, cand, slowdown);
     g->done[i] = 1;
     g->placed++;
     return st;
@@ -276,14 +276,14 @@ static pl_status batch_fits(gq *g, const pl_job *lj, const pl_job *bj, const pl_
 {
     pl_plan_item *items;
     int32_t n;
-    pl_status st = pl_kim_plan_take(g->c, lj, ls_cand->gpus, ls_cand->k, &items, &n);
+    pl_status st = pl_pick_plan_take(g->c, lj, ls_cand->gpus, ls_cand->k, &items, &n);
     if (st)
         return st;
     pl_cand b = {0};
     b.k = ls_cand->k;
     b.gpus = ls_cand->gpus;
     st = pl_pctx_evaluate(g->c, bj, &b, ok);
-    pl_kim_plan_give_back(g->c, items, n);
+    pl_pick_plan_give_back(g->c, items, n);
     free(items);
     return st;
 }
@@ -301,7 +301,7 @@ static pl_status place_pair(gq *g, pl_decision *out, int32_t i, int32_t j, pl_ca
     pl_status st = PL_OK;
     for (int32_t m = 0; m < c->nmach && !st; m++) {
         if (!pl_pctx_machine_admits(c, lj, m, k) || !pl_pctx_machine_admits(c, bj, m, k) ||
-            !pl_kim_pick(c, m, k, PL_KIM_PACKED, -1, PL_KIM_SHAREABLE, cand.gpus))
+            !pl_pick_pick(c, m, k, PL_PICK_PACKED, -1, PL_PICK_SHAREABLE, cand.gpus))
             continue;
         int ok = 0, okb = 0;
         cand.k = k;
@@ -351,10 +351,10 @@ static pl_status place_alone(gq *g, pl_decision *out, int32_t q, pl_cand *best, 
     if (!(cand.gpus = pl_alloc((size_t)k, sizeof *cand.gpus)))
         return PL_ENOMEM;
     pl_status st = PL_OK;
-    static const pl_kim_usable tiers[2] = {PL_KIM_EXCLUSIVE, PL_KIM_EMPTY};
+    static const pl_pick_usable tiers[2] = {PL_PICK_EXCLUSIVE, PL_PICK_EMPTY};
     for (int t = 0; t < 2 && !*found && !st; t++)
         for (int32_t m = 0; m < c->nmach && !st; m++) {
-            if (!pl_pctx_machine_admits(c, job, m, k) || !pl_kim_pick(c, m, k, PL_KIM_PACKED, -1, tiers[t], cand.gpus))
+            if (!pl_pctx_machine_admits(c, job, m, k) || !pl_pick_pick(c, m, k, PL_PICK_PACKED, -1, tiers[t], cand.gpus))
                 continue;
             int ok;
             cand.k = k;
@@ -447,7 +447,7 @@ static pl_status place(const pl_policy_request *req, pl_decision *out)
     const void *ext;
     pl_gpu_qos_opts defaults;
     pl_gpu_qos_opts_init(&defaults);
-    pl_status st = pl_kim_ext(req, PL_POLICY_EXT_GPU_QOS, "gpu-qos", &ext);
+    pl_status st = pl_pick_ext(req, PL_POLICY_EXT_GPU_QOS, "gpu-qos", &ext);
     if (st)
         return st;
     const pl_gpu_qos_opts *o = ext ? ext : &defaults;
@@ -475,8 +475,20 @@ static pl_status place(const pl_policy_request *req, pl_decision *out)
     return st;
 }
 
+void pl_gpu_qos_opts_init(pl_gpu_qos_opts *opts)
+{
+    if (!opts)
+        return;
+    memset(opts, 0, sizeof *opts);
+    opts->kind = PL_POLICY_EXT_GPU_QOS;
+    opts->qos = 0.2;   /* the middle of the thesis's 10 / 20 / 30 % */
+    opts->pairing = PL_GPU_PAIRING_MMP;
+    opts->share_factor = 1.0;   /* no device-side cost: doc/policies.md sec. 4e says why */
+}
+
 const pl_policy_ops pl_policy_gpu_qos = {
-    "gpu-qos",
-    "latency-sensitive jobs (SLO > 0) paired with batch jobs on GPUs of units >= 2 by Min-Max Pairing (seed 003)",
-    place,
+    .name = "gpu-qos",
+    .description = "latency-sensitive jobs (SLO > 0) paired with batch jobs on GPUs of units >= 2 by Min-Max Pairing (seed 003)",
+    .place = place,
+    .version = PL_POLICY_OPS_VERSION,
 };

@@ -3,7 +3,7 @@
  * policy call reuses its memory from one job to the next. */
 #include <stdlib.h>
 #include <string.h>
-#include "policy_impl.h"
+#include "internal/policy_impl.h"
 
 static uint64_t hash_words(const int64_t *w, int64_t n)
 {

@@ -11,8 +11,8 @@
  * distance matrices. */
 #include <stdlib.h>
 #include <string.h>
-#include "policy_impl.h"
-#include "../topology/internal.h"
+#include "internal/policy_impl.h"
+#include "internal/topology_internal.h"
 
 static pl_status scratch_positions(pl_pctx *c)
 {

@@ -128,5 +128,8 @@ static pl_status place(const pl_policy_request *req, pl_decision *out)
 }
 
 const pl_policy_ops pl_policy_pack = {
-    "pack", "the closest free GPUs (smallest Eq. 3 communication cost), fullest machine first", place,
+    .name = "pack",
+    .description = "the closest free GPUs (smallest Eq. 3 communication cost), fullest machine first",
+    .place = place,
+    .version = PL_POLICY_OPS_VERSION,
 };

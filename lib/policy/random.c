@@ -2,7 +2,7 @@
  * free GPUs, then k of its free GPUs drawn uniformly (partial Fisher-Yates),
  * from a splitmix64 stream seeded with opts.seed (one stream per call). */
 #include <stdlib.h>
-#include "policy_impl.h"
+#include "internal/policy_impl.h"
 
 static uint64_t next(uint64_t *s)
 {
@@ -55,5 +55,8 @@ static pl_status place(const pl_policy_request *req, pl_decision *out)
 }
 
 const pl_policy_ops pl_policy_random = {
-    "random", "uniformly random free GPUs of a uniformly random machine (opts.seed)", place,
+    .name = "random",
+    .description = "uniformly random free GPUs of a uniformly random machine (opts.seed)",
+    .place = place,
+    .version = PL_POLICY_OPS_VERSION,
 };

@@ -4,9 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "policy_impl.h"
-#include "kim.h"
-#include "../core/registry.h"
+#include "internal/policy_impl.h"
+#include "gpu_pick.h"
+#include "frag.h"
+#include "internal/registry.h"
 
 static const pl_policy_ops *const builtin[] = {
     &pl_policy_topo_aware, &pl_policy_topo_aware_p, &pl_policy_fcfs, &pl_policy_bf,
@@ -15,6 +16,7 @@ static const pl_policy_ops *const builtin[] = {
     &pl_policy_sa_placement, &pl_policy_two_level, &pl_policy_gpu_qos,
     &pl_policy_constraint_energy,
     &pl_policy_constraint_balance,
+    &pl_policy_fgd, &pl_policy_random_fit, &pl_policy_dotprod, &pl_policy_gpu_clustering, &pl_policy_gpu_packing, &pl_policy_bestfit, &pl_policy_fgd_coarse,
 };
 #define N_BUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 
@@ -30,7 +32,7 @@ void pl_policy_opts_init(pl_policy_opts *opts)
     if (!opts)
         return;
     memset(opts, 0, sizeof *opts);
-    opts->policy = "topo-aware";
+    opts->policy = PL_DEFAULT_POLICY;
     pl_utility_opts_init(&opts->utility);
     opts->profiles = NULL;
     opts->seed = 1;
@@ -87,6 +89,115 @@ static pl_status check_running(const pl_topology *topo, const pl_running_job *ru
     return PL_OK;
 }
 
+struct pl_policy {
+    const pl_policy_ops *ops;
+    pl_policy_opts opts;
+    void *state;
+};
+
+static int v2(const pl_policy_ops *ops)
+{
+    return ops->version >= 2;
+}
+
+/* What every call checks of the options, whatever the policy. */
+static pl_status check_opts(const pl_policy_opts *opts, const char *fn)
+{
+    if (opts->max_placed < 0)
+        return pl_err(PL_EINVAL, "%s: max_placed %d < 0", fn, (int)opts->max_placed);
+    if (!(opts->network_load >= 0 && opts->network_load <= 1))
+        return pl_err(PL_EINVAL, "%s: network_load %g is not in [0, 1]", fn, opts->network_load);
+    return pl_utility_opts_check(&opts->utility);
+}
+
+pl_status pl_policy_create(const pl_policy_opts *opts, pl_policy **out)
+{
+    if (out)
+        *out = NULL;
+    if (!opts || !out)
+        return pl_err(PL_EINVAL, "pl_policy_create: NULL options or output");
+    pl_status st = check_opts(opts, "pl_policy_create");
+    const pl_policy_ops *ops = NULL;
+    if (!st)
+        st = pl_policy_find(opts->policy ? opts->policy : PL_DEFAULT_POLICY, &ops);
+    if (st)
+        return st;
+    pl_policy *p = pl_alloc(1, sizeof *p);
+    if (!p)
+        return PL_ENOMEM;
+    p->ops = ops;
+    p->opts = *opts;
+    p->opts.policy = ops->name; /* the registry's string outlives the caller's */
+    if (v2(ops) && ops->create && (st = ops->create(&p->opts, &p->state))) {
+        free(p);
+        return st;
+    }
+    *out = p;
+    return PL_OK;
+}
+
+void pl_policy_free(pl_policy *p)
+{
+    if (!p)
+        return;
+    if (v2(p->ops) && p->ops->destroy)
+        p->ops->destroy(p->state);
+    free(p);
+}
+
+const char *pl_policy_name(const pl_policy *p)
+{
+    return p ? p->ops->name : "";
+}
+
+int32_t pl_policy_idle_rounds(const pl_policy *p)
+{
+    return p && v2(p->ops) && p->ops->idle_rounds ? p->ops->idle_rounds(p->state) : 0;
+}
+
+uint32_t pl_policy_flags(const pl_policy *p)
+{
+    return p && v2(p->ops) ? p->ops->flags : 0;
+}
+
+pl_status pl_policy_decide(pl_policy *p, const pl_policy_opts *opts, const pl_topology *topo,
+                           const pl_running_job *running, int32_t nrunning, pl_job *const *queue,
+                           int32_t nqueue, pl_decision **out)
+{
+    if (out)
+        *out = NULL;
+    if (!p || !topo || !out)
+        return pl_err(PL_EINVAL, "pl_policy_decide: NULL instance, topology or output");
+    if (!opts)
+        opts = &p->opts;
+    else if (strcmp(opts->policy ? opts->policy : PL_DEFAULT_POLICY, p->ops->name))
+        return pl_err(PL_EINVAL, "pl_policy_decide: options for policy \"%s\" given to an instance of \"%s\"",
+                      opts->policy ? opts->policy : PL_DEFAULT_POLICY, p->ops->name);
+    if (nqueue < 0 || (nqueue > 0 && !queue))
+        return pl_err(PL_EINVAL, "pl_policy_decide: queue is NULL with nqueue %d", (int)nqueue);
+    for (int32_t i = 0; i < nqueue; i++)
+        if (!queue[i])
+            return pl_err(PL_EINVAL, "pl_policy_decide: queued job %d is NULL", (int)i);
+    pl_status st = check_opts(opts, "pl_policy_decide");
+    if (!st)
+        st = check_running(topo, running, nrunning);
+    if (st)
+        return st;
+    pl_decision *d;
+    if ((st = pl_decision_create_internal(nqueue, &d)))
+        return st;
+    pl_policy_request req = {opts, topo, running, nrunning, queue, nqueue, p->state};
+    /* A policy that places CPU-only tasks itself (and refuses what else it
+     * cannot honour) sees the jobs as they are; the others through the
+     * demand layer (demands.c, which shows neither a GPU partly shared). */
+    if ((st = pl_demand_place(p->ops, &req, d))) {
+        pl_decision_free(d);
+        return st;
+    }
+    *out = d;
+    return PL_OK;
+}
+
 pl_status pl_policy_place(const pl_policy_opts *opts, const pl_topology *topo,
                           const pl_running_job *running, int32_t nrunning, pl_job *const *queue,
                           int32_t nqueue, pl_decision **out)
@@ -95,31 +206,10 @@ pl_status pl_policy_place(const pl_policy_opts *opts, const pl_topology *topo,
         *out = NULL;
     if (!opts || !topo || !out)
         return pl_err(PL_EINVAL, "pl_policy_place: NULL options, topology or output");
-    if (nqueue < 0 || (nqueue > 0 && !queue))
-        return pl_err(PL_EINVAL, "pl_policy_place: queue is NULL with nqueue %d", (int)nqueue);
-    for (int32_t i = 0; i < nqueue; i++)
-        if (!queue[i])
-            return pl_err(PL_EINVAL, "pl_policy_place: queued job %d is NULL", (int)i);
-    if (opts->max_placed < 0)
-        return pl_err(PL_EINVAL, "pl_policy_place: max_placed %d < 0", (int)opts->max_placed);
-    if (!(opts->network_load >= 0 && opts->network_load <= 1))
-        return pl_err(PL_EINVAL, "pl_policy_place: network_load %g is not in [0, 1]", opts->network_load);
-    pl_status st = pl_utility_opts_check(&opts->utility);
-    if (st)
-        return st;
-    if ((st = check_running(topo, running, nrunning)))
-        return st;
-    const pl_policy_ops *ops;
-    if ((st = pl_policy_find(opts->policy ? opts->policy : "topo-aware", &ops)))
-        return st;
-    pl_decision *d;
-    if ((st = pl_decision_create_internal(nqueue, &d)))
-        return st;
-    pl_policy_request req = {opts, topo, running, nrunning, queue, nqueue};
-    if ((st = ops->place(&req, d))) {
-        pl_decision_free(d);
-        return st;
-    }
-    *out = d;
-    return PL_OK;
+    pl_policy *p;
+    pl_status st = pl_policy_create(opts, &p);
+    if (!st)
+        st = pl_policy_decide(p, opts, topo, running, nrunning, queue, nqueue, out);
+    pl_policy_free(p);
+    return st;
 }

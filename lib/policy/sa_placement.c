@@ -86,12 +86,12 @@ static pl_status configs(sa_state *s, int32_t a)
             continue;
         for (int32_t sk = 0; sk < c->mach[m].nsockets; sk++) {
             x->cfg_mach[x->ncfg] = m;
-            x->cfg_shape[x->ncfg] = PL_KIM_PACKED;
+            x->cfg_shape[x->ncfg] = PL_PICK_PACKED;
             x->cfg_first[x->ncfg++] = sk;
         }
         if (x->k > 1 && c->mach[m].nsockets > 1) {
             x->cfg_mach[x->ncfg] = m;
-            x->cfg_shape[x->ncfg] = PL_KIM_SPREAD;
+            x->cfg_shape[x->ncfg] = PL_PICK_SPREAD;
             x->cfg_first[x->ncfg++] = -1;
         }
     }
@@ -122,7 +122,7 @@ static pl_status put(search *h, int32_t a, int32_t cfg, int *ok)
     *ok = 0;
     int32_t m = x->cfg_mach[cfg];
     if (meets_avoided(s, a, m) ||
-        !pl_kim_pick(s->c, m, x->k, (pl_kim_shape)x->cfg_shape[cfg], x->cfg_first[cfg], PL_KIM_FREE, h->cand))
+        !pl_pick_pick(s->c, m, x->k, (pl_pick_shape)x->cfg_shape[cfg], x->cfg_first[cfg], PL_PICK_FREE, h->cand))
         return PL_OK;
     pl_cand cand = {0};
     cand.k = x->k;
@@ -130,7 +130,7 @@ static pl_status put(search *h, int32_t a, int32_t cfg, int *ok)
     pl_status st = pl_pctx_evaluate(s->c, x->job, &cand, ok);
     if (st || !*ok)
         return st;
-    if ((st = pl_kim_plan_take(s->c, x->job, h->cand, x->k, &x->plan, &x->nplan)))
+    if ((st = pl_pick_plan_take(s->c, x->job, h->cand, x->k, &x->plan, &x->nplan)))
         return st;
     memcpy(x->gpus, h->cand, (size_t)x->k * sizeof *x->gpus);
     x->cfg = cfg;
@@ -143,7 +143,7 @@ static pl_status put_back(sa_state *s, int32_t a, int32_t cfg, const int32_t *gp
     sa_job *x = &s->j[a];
     memcpy(x->gpus, gpus, (size_t)x->k * sizeof *gpus);
     x->cfg = cfg;
-    pl_status st = pl_kim_plan_take(s->c, x->job, x->gpus, x->k, &x->plan, &x->nplan);
+    pl_status st = pl_pick_plan_take(s->c, x->job, x->gpus, x->k, &x->plan, &x->nplan);
     return st ? st : sa_enter(s, a);
 }
 
@@ -151,7 +151,7 @@ static void lift(sa_state *s, int32_t a)
 {
     sa_job *x = &s->j[a];
     sa_leave(s, a);
-    pl_kim_plan_give_back(s->c, x->plan, x->nplan);
+    pl_pick_plan_give_back(s->c, x->plan, x->nplan);
     free(x->plan);
     x->plan = NULL;
     x->nplan = 0;
@@ -409,7 +409,7 @@ static pl_status decide(search *h, pl_decision *out)
             st = pl_err(PL_EINTERNAL, "sa-placement: job \"%s\" no longer fits its annealed GPUs",
                         pl_job_name(x->job));
         else if (!(st = pl_pctx_commit(s->c, x->job, &cand)))
-            st = pl_kim_set_placed(s->c, out, x->qi, &cand, slow[placed[i]]);
+            st = pl_pick_set_placed(s->c, out, x->qi, &cand, slow[placed[i]]);
     }
     free(slow);
     return st;
@@ -457,7 +457,7 @@ static pl_status run(search *h, const pl_policy_request *req, pl_decision *out)
             continue;
         }
         pl_decision_kind kind;
-        pl_kim_admission(c, job, k, &kind, &why);
+        pl_pick_admission(c, job, k, &kind, &why);
         if (why) {
             st = pl_decision_set_kind(out, i, kind, why);
             continue;
@@ -490,7 +490,7 @@ static pl_status place(const pl_policy_request *req, pl_decision *out)
     const void *ext;
     pl_sa_policy_opts defaults;
     pl_sa_policy_opts_init(&defaults);
-    pl_status st = pl_kim_ext(req, PL_POLICY_EXT_SA, "sa-placement", &ext);
+    pl_status st = pl_pick_ext(req, PL_POLICY_EXT_SA, "sa-placement", &ext);
     if (st)
         return st;
     const pl_sa_policy_opts *o = ext ? ext : &defaults;
@@ -520,8 +520,22 @@ static pl_status place(const pl_policy_request *req, pl_decision *out)
     return st;
 }
 
+void pl_sa_policy_opts_init(pl_sa_policy_opts *opts)
+{
+    if (!opts)
+        return;
+    memset(opts, 0, sizeof *opts);
+    opts->kind = PL_POLICY_EXT_SA;
+    opts->mode = PL_SA_BATCH;
+    /* The standalone search's schedule (doc/coloc.md): the thesis gives none. */
+    opts->iterations = 2000;
+    opts->initial_temperature = 0.05;
+    opts->cooling = 0.995;
+}
+
 const pl_policy_ops pl_policy_sa_placement = {
-    "sa-placement",
-    "simulated annealing over packed / spread configurations per machine, max geometric-mean speedup (seed 003)",
-    place,
+    .name = "sa-placement",
+    .description = "simulated annealing over packed / spread configurations per machine, max geometric-mean speedup (seed 003)",
+    .place = place,
+    .version = PL_POLICY_OPS_VERSION,
 };

@@ -4,7 +4,7 @@
 #ifndef PL_POLICY_SA_PLACEMENT_H
 #define PL_POLICY_SA_PLACEMENT_H
 
-#include "kim.h"
+#include "gpu_pick.h"
 
 typedef struct sa_job {
     const pl_job *job;

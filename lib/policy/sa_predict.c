@@ -245,7 +245,7 @@ static pl_status user_predict(sa_state *s, int32_t a, int32_t nco, double *r)
             q.machine = -1;
     if (q.machine >= 0)
         q.machine = s->c->mach[q.machine].vertex;
-    q.spread = pl_kim_sockets_used(s->c, x->gpus, x->k) == 1 ? PL_SPREAD_INTRA_SOCKET : PL_SPREAD_INTER_SOCKET;
+    q.spread = pl_pick_sockets_used(s->c, x->gpus, x->k) == 1 ? PL_SPREAD_INTRA_SOCKET : PL_SPREAD_INTER_SOCKET;
     for (int32_t i = 0; i < nco; i++) {
         s->co[i] = s->j[s->list[i]].job;
         s->co_k[i] = s->j[s->list[i]].k;
@@ -279,7 +279,7 @@ pl_status sa_predict(sa_state *s, int32_t a, double *logr, double *log_solo)
         }
         return PL_OK;
     }
-    pl_spread spread = pl_kim_sockets_used(s->c, x->gpus, x->k) == 1 ? PL_SPREAD_INTRA_SOCKET
+    pl_spread spread = pl_pick_sockets_used(s->c, x->gpus, x->k) == 1 ? PL_SPREAD_INTRA_SOCKET
                                                                      : PL_SPREAD_INTER_SOCKET;
     double worst = 1.0, sd;
     for (int32_t i = 0; i < nco && !st; i++) {

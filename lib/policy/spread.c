@@ -53,6 +53,8 @@ static pl_status place(const pl_policy_request *req, pl_decision *out)
 }
 
 const pl_policy_ops pl_policy_spread = {
-    "spread", "one GPU from each socket in turn: as many sockets as possible, emptiest machine first",
-    place,
+    .name = "spread",
+    .description = "one GPU from each socket in turn: as many sockets as possible, emptiest machine first",
+    .place = place,
+    .version = PL_POLICY_OPS_VERSION,
 };

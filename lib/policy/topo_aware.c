@@ -5,7 +5,7 @@
  * hold it. topo-aware-p postpones a job whose best utility is below its
  * minimal utility. */
 #include <stdlib.h>
-#include "policy_impl.h"
+#include "internal/policy_impl.h"
 
 static pl_status try_domain(pl_pctx *c, const pl_job *job, int32_t k, const int32_t *P, int32_t n,
                             pl_cand *tmp, pl_cand *best, int *found)
@@ -139,13 +139,15 @@ static pl_status place_tap(const pl_policy_request *req, pl_decision *out)
 }
 
 const pl_policy_ops pl_policy_topo_aware = {
-    "topo-aware",
-    "seed 002's topology-aware placement: DRB with utility-based job bipartition, best machine",
-    place_ta,
+    .name = "topo-aware",
+    .description = "seed 002's topology-aware placement: DRB with utility-based job bipartition, best machine",
+    .place = place_ta,
+    .version = PL_POLICY_OPS_VERSION,
 };
 
 const pl_policy_ops pl_policy_topo_aware_p = {
-    "topo-aware-p",
-    "topo-aware, postponing a job whose best utility is below its minimal utility",
-    place_tap,
+    .name = "topo-aware-p",
+    .description = "topo-aware, postponing a job whose best utility is below its minimal utility",
+    .place = place_tap,
+    .version = PL_POLICY_OPS_VERSION,
 };

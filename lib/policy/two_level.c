@@ -7,7 +7,7 @@
  *
  * Level 1 distributes each platform's free GPUs over the workload types by
  * platform affinity (pl_coloc_platform_affinity() on the table of the
- * options, pl_coloc_level1()). Level 2 takes the types by decreasing
+ * options, pl_coloc_share_cores()). Level 2 takes the types by decreasing
  * co-runner affinity (the mean profile slowdown - 1 of the type next to
  * every workload present, floored at 0) and places each job of the type,
  * in queue order, whole on one machine of the platform of highest affinity
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <placement/coloc.h>
-#include "kim.h"
+#include "gpu_pick.h"
 
 typedef struct platform {
     const char *name;   /* a machine's name; the type is its first len chars */
@@ -84,7 +84,7 @@ static pl_status platforms(tl *t)
         return PL_ENOMEM;
     for (int32_t m = 0; m < c->nmach; m++) {
         const char *name = c->mach[m].name;
-        size_t len = pl_kim_platform_len(name);
+        size_t len = pl_pick_platform_len(name);
         int32_t p = 0;
         while (p < t->nplat && !(t->plat[p].len == len && strncmp(t->plat[p].name, name, len) == 0))
             p++;
@@ -156,7 +156,7 @@ static pl_status level1(tl *t)
     for (int32_t m = 0; m < t->c->nmach && !st; m++)
         cores[t->plat_of[m]] += pl_pctx_free_gpus(t->c, m, NULL);
     if (!st)
-        st = pl_coloc_level1(t->pa, t->ncls, t->nplat, cores, tasks, t->share);
+        st = pl_coloc_share_cores(t->pa, t->ncls, t->nplat, cores, tasks, t->share);
     free(tasks);
     free(cores);
     return st;
@@ -252,7 +252,7 @@ static pl_status choose(tl *t, const pl_job *job, int32_t k, int32_t p, pl_cand 
             continue;
         for (int32_t s = 0; s < c->mach[m].nsockets && !st; s++) {
             if (pl_pctx_socket_free(c, m, s) == 0 ||
-                !pl_kim_pick(c, m, k, PL_KIM_PACKED, s, PL_KIM_FREE, cand.gpus))
+                !pl_pick_pick(c, m, k, PL_PICK_PACKED, s, PL_PICK_FREE, cand.gpus))
                 continue;
             int ok;
             cand.k = k;
@@ -274,7 +274,7 @@ static pl_status commit(tl *t, pl_decision *out, int32_t i, const pl_cand *cand)
 {
     pl_status st = pl_pctx_commit(t->c, t->req->queue[i], cand);
     if (!st)
-        st = pl_kim_set_placed(t->c, out, i, cand, cand->slowdown);
+        st = pl_pick_set_placed(t->c, out, i, cand, cand->slowdown);
     t->cls_of[i] = -1;
     t->placed++;
     return st;
@@ -376,7 +376,7 @@ static pl_status classify(tl *t, pl_decision *out)
             break;
         pl_decision_kind kind = PL_DECISION_REJECTED;
         if (!why)
-            pl_kim_admission(t->c, job, t->k_of[i], &kind, &why);
+            pl_pick_admission(t->c, job, t->k_of[i], &kind, &why);
         if (why) {
             st = pl_decision_set_kind(out, i, kind, why);
             continue;
@@ -432,7 +432,7 @@ static pl_status place(const pl_policy_request *req, pl_decision *out)
     const void *ext;
     pl_two_level_opts defaults;
     pl_two_level_opts_init(&defaults);
-    pl_status st = pl_kim_ext(req, PL_POLICY_EXT_TWO_LEVEL, "two-level", &ext);
+    pl_status st = pl_pick_ext(req, PL_POLICY_EXT_TWO_LEVEL, "two-level", &ext);
     if (st)
         return st;
     const pl_two_level_opts *o = ext ? ext : &defaults;
@@ -456,8 +456,17 @@ static pl_status place(const pl_policy_request *req, pl_decision *out)
     return st;
 }
 
+void pl_two_level_opts_init(pl_two_level_opts *opts)
+{
+    if (!opts)
+        return;
+    memset(opts, 0, sizeof *opts);
+    opts->kind = PL_POLICY_EXT_TWO_LEVEL;
+}
+
 const pl_policy_ops pl_policy_two_level = {
-    "two-level",
-    "GPUs of each platform type shared by platform affinity, jobs mapped by co-runner affinity (seed 003)",
-    place,
+    .name = "two-level",
+    .description = "GPUs of each platform type shared by platform affinity, jobs mapped by co-runner affinity (seed 003)",
+    .place = place,
+    .version = PL_POLICY_OPS_VERSION,
 };

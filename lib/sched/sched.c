@@ -5,13 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <placement/sched.h>
-#include "policy/policy_impl.h"
+#include "internal/policy_impl.h"
 
 typedef struct rec {
     char *id;
     uint64_t hash;
     pl_job *job;
-    int32_t *gpus;
+    int32_t *gpus;           /* [k] per task, -1 for a CPU-only task */
+    int32_t *hosts;          /* [k] per task: its GPU, or a CPU-only task's package */
+    int32_t *held;           /* [nheld] the GPUs, for the policies' running jobs */
+    int32_t nheld;
     int32_t k;
     int32_t machine;
     pl_plan_item *plan;
@@ -25,6 +28,7 @@ struct pl_sched {
     int64_t cap;
     int32_t *slot;           /* [nslots] open addressing: record index, -1 empty */
     int64_t nslots;          /* a power of two, or 0 */
+    pl_policy *policy;       /* the instance of the policy last placed with, kept across rounds */
 };
 
 /* ---- the id index (linear probing, deletion by backward shift) ---------------- */
@@ -89,9 +93,10 @@ static int32_t lookup(const pl_sched *s, const char *id)
 
 pl_status pl_sched_create(const pl_topology *topo, pl_sched **out)
 {
+    if (out)
+        *out = NULL;
     if (!topo || !out)
         return pl_err(PL_EINVAL, "pl_sched_create: NULL argument");
-    *out = NULL;
     pl_sched *s = pl_alloc(1, sizeof *s);
     if (!s)
         return PL_ENOMEM;
@@ -109,6 +114,8 @@ static void rec_free(rec *r)
     free(r->id);
     pl_job_free(r->job);
     free(r->gpus);
+    free(r->hosts);
+    free(r->held);
     free(r->plan);
 }
 
@@ -120,6 +127,7 @@ void pl_sched_free(pl_sched *s)
         rec_free(&s->r[k]);
     free(s->r);
     free(s->slot);
+    pl_policy_free(s->policy);
     pl_topology_free(s->topo);
     free(s);
 }
@@ -142,21 +150,37 @@ static pl_running_job *running_jobs(const pl_sched *s)
 {
     pl_running_job *run = pl_alloc((size_t)s->n + 1, sizeof *run);
     for (int32_t k = 0; run && k < s->n; k++)
-        run[k] = (pl_running_job){s->r[k].job, s->r[k].gpus, s->r[k].k};
+        run[k] = (pl_running_job){s->r[k].job, s->r[k].held, s->r[k].nheld};
     return run;
 }
 
-pl_status pl_sched_place(const pl_sched *s, const pl_policy_opts *opts, pl_job *const *queue,
-                         int32_t nqueue, pl_decision **out)
+pl_status pl_sched_place(pl_sched *s, const pl_policy_opts *opts, pl_job *const *queue, int32_t nqueue,
+                         pl_decision **out)
 {
-    if (!s || !out)
+    if (out)
+        *out = NULL;
+    if (!s || !opts || !out)
         return pl_err(PL_EINVAL, "pl_sched_place: NULL argument");
+    const char *name = opts->policy ? opts->policy : PL_DEFAULT_POLICY;
+    pl_status st = PL_OK;
+    if (!s->policy || strcmp(pl_policy_name(s->policy), name)) {
+        pl_policy *p;
+        if ((st = pl_policy_create(opts, &p)))
+            return st;
+        pl_policy_free(s->policy);
+        s->policy = p;
+    }
     pl_running_job *run = running_jobs(s);
     if (!run)
         return PL_ENOMEM;
-    pl_status st = pl_policy_place(opts, s->topo, run, s->n, queue, nqueue, out);
+    st = pl_policy_decide(s->policy, opts, s->topo, run, s->n, queue, nqueue, out);
     free(run);
     return st;
+}
+
+int32_t pl_sched_idle_rounds(const pl_sched *s)
+{
+    return s ? pl_policy_idle_rounds(s->policy) : 0;
 }
 
 pl_status pl_sched_score(const pl_sched *s, const pl_policy_opts *opts, const pl_job *job,
@@ -178,7 +202,8 @@ pl_status pl_sched_score(const pl_sched *s, const pl_policy_opts *opts, const pl
     if (!st && !run)
         st = PL_ENOMEM;
     pl_job *q = (pl_job *)job; /* read only, as every policy treats its queue */
-    pl_policy_request req = {&o, s->topo, run, s->n, &q, 1};
+    pl_policy_request req = {.opts = &o, .topo = s->topo, .running = run, .nrunning = s->n, .queue = &q,
+                             .nqueue = 1};
     if (!st)
         st = pl_topo_aware_scores(&req, job, machines, n, scores);
     free(run);
@@ -204,23 +229,92 @@ static int32_t machine_of(const pl_topology *t, const int32_t *gpus, int32_t k)
     return m < 0 ? -1 : m;
 }
 
-static pl_status check_gpus(const pl_sched *s, const char *id, const pl_job *job, const int32_t *gpus,
-                            int32_t k)
+/* Task t's host is of the kind its demand needs: a GPU for a GPU or
+ * fractional task, a package for a CPU-only one; a GPU is held by one task
+ * of the job unless fractional tasks share it. */
+static pl_status check_hosts(const pl_sched *s, const char *id, const pl_job *job, const int32_t *hosts,
+                             int32_t k)
 {
     if (k != pl_job_task_count(job))
         return pl_err(PL_EINVAL, "pl_sched_commit: job \"%s\" has %d tasks, %d GPUs given", id,
                       (int)pl_job_task_count(job), (int)k);
     for (int32_t g = 0; g < k; g++) {
         pl_vertex_info info;
-        if (pl_topology_vertex(s->topo, gpus[g], &info) != PL_OK || info.kind != PL_VK_GPU)
-            return pl_err(PL_EINVAL, "pl_sched_commit: job \"%s\": vertex %d is not a GPU", id,
-                          (int)gpus[g]);
-        for (int32_t h = 0; h < g; h++)
-            if (gpus[h] == gpus[g])
-                return pl_err(PL_EINVAL, "pl_sched_commit: job \"%s\" given GPU %s twice", id,
-                              info.name);
+        pl_task_demand d;
+        pl_status st = pl_job_task(job, g, &d);
+        if (st)
+            return st;
+        pl_vertex_kind want = pl_task_cpu_only(&d) ? PL_VK_PACKAGE : PL_VK_GPU;
+        if (pl_topology_vertex(s->topo, hosts[g], &info) != PL_OK || info.kind != want)
+            return pl_err(PL_EINVAL, "pl_sched_commit: job \"%s\": vertex %d of task %d is not a %s", id,
+                          (int)hosts[g], (int)g, want == PL_VK_GPU ? "GPU" : "package (the task needs no GPU)");
+        for (int32_t h = 0; h < g && want == PL_VK_GPU; h++) {
+            pl_task_demand e;
+            if (hosts[h] == hosts[g] && (pl_job_task(job, h, &e) || !d.gpu_milli || !e.gpu_milli))
+                return pl_err(PL_EINVAL, "pl_sched_commit: job \"%s\" given GPU %s twice", id, info.name);
+        }
     }
     return PL_OK;
+}
+
+/* The package of a CPU-only task committed without one (gpus[t] == -1):
+ * the package holding the job's GPU tasks it exchanges the most traffic
+ * with (the first on a tie), else the first package of the topology, that
+ * still has room for it and the tasks placed before it. */
+static pl_status pick_packages(const pl_sched *s, const pl_job *job, const int32_t *gpus, int32_t k,
+                               int32_t *hosts)
+{
+    int32_t np = 0, *pk = NULL;
+    pl_status st = pl_topology_descendants(s->topo, -1, PL_VK_PACKAGE, NULL, 0, &np);
+    if (!st && !(pk = pl_alloc((size_t)np + 1, sizeof *pk)))
+        st = PL_ENOMEM;
+    if (!st)
+        st = pl_topology_descendants(s->topo, -1, PL_VK_PACKAGE, pk, np, &np);
+    pl_topology_snapshot *snap = NULL;
+    if (!st)
+        st = pl_topology_snapshot_take(s->topo, &snap);
+    for (int32_t t = 0; t < k && !st; t++) {
+        hosts[t] = gpus[t];
+        pl_task_demand d;
+        if ((st = pl_job_task(job, t, &d)) || gpus[t] >= 0 || !pl_task_cpu_only(&d))
+            continue;
+        int32_t best = -1;
+        double best_tr = -1;
+        for (int32_t p = 0; p < np && !st; p++) {
+            double tr = 0;
+            int used = 0;
+            for (int32_t u = 0; u < k; u++) {
+                int32_t up = -1;
+                double x = 0;
+                if (gpus[u] < 0 || pl_topology_ancestor(s->topo, gpus[u], PL_VK_PACKAGE, &up) || up != pk[p])
+                    continue;
+                used = 1;
+                if (pl_job_traffic(job, t, u, &x) == PL_OK)
+                    tr += x;
+            }
+            pl_plan_item *items = NULL;
+            int32_t n = 0;
+            if ((used || best < 0) && !(st = pl_plan_build_tasks(s->topo, job, &t, &pk[p], 1, &items, &(int64_t){0}, &n)) &&
+                pl_plan_fits(s->topo, items, n, 0) && (used ? tr : -0.5) > best_tr) {
+                best = p;
+                best_tr = used ? tr : -0.5;
+            }
+            free(items);
+        }
+        if (!st && best >= 0) {
+            pl_plan_item *items = NULL;
+            int32_t n = 0;
+            hosts[t] = pk[best];
+            if (!(st = pl_plan_build_tasks(s->topo, job, &t, &pk[best], 1, &items, &(int64_t){0}, &n)))
+                st = pl_plan_alloc(s->topo, items, n);
+            free(items);
+        }
+    }
+    if (snap && pl_topology_snapshot_restore(s->topo, snap) && !st)
+        st = PL_EINTERNAL;
+    pl_topology_snapshot_free(snap);
+    free(pk);
+    return st;
 }
 
 static void release_plan(pl_topology *t, const pl_plan_item *plan, int32_t n)
@@ -272,20 +366,21 @@ static pl_status add_record(pl_sched *s, rec *r)
     return PL_OK;
 }
 
-/* Commit job on gpus with the plan a decision gave (d NULL: policy.h's rule). */
-static pl_status commit(pl_sched *s, const char *id, const pl_job *job, const int32_t *gpus,
+/* Commit job on hosts (policy.h: a GPU per GPU task, a package per
+ * CPU-only one) with the plan a decision gave (d NULL: policy.h's rule). */
+static pl_status commit(pl_sched *s, const char *id, const pl_job *job, const int32_t *hosts,
                         int32_t ngpus, const pl_decision *d, int32_t i)
 {
-    if (!s || !id || !*id || !job || (ngpus > 0 && !gpus))
+    if (!s || !id || !*id || !job || (ngpus > 0 && !hosts))
         return pl_err(PL_EINVAL, "pl_sched_commit: NULL or empty argument");
     if (lookup(s, id) >= 0)
         return pl_err(PL_EINVAL, "pl_sched_commit: job \"%s\" is already committed", id);
-    pl_status st = check_gpus(s, id, job, gpus, ngpus);
+    pl_status st = check_hosts(s, id, job, hosts, ngpus);
     if (st)
         return st;
-    rec r = {.hash = hash_id(id), .k = ngpus, .machine = machine_of(s->topo, gpus, ngpus)};
+    rec r = {.hash = hash_id(id), .k = ngpus, .machine = machine_of(s->topo, hosts, ngpus)};
     if ((st = d ? pl_decision_plan(d, i, s->topo, job, &r.plan, &r.nplan)
-                : pl_plan_build(s->topo, job, gpus, ngpus, &r.plan, &r.nplan)))
+                : pl_plan_build(s->topo, job, hosts, ngpus, &r.plan, &r.nplan)))
         return st;
     if (!pl_plan_fits(s->topo, r.plan, r.nplan, 0)) {
         st = not_free(s, id, r.plan, r.nplan);
@@ -293,11 +388,19 @@ static pl_status commit(pl_sched *s, const char *id, const pl_job *job, const in
         return st;
     }
     if (!(r.id = pl_strdup(id)) || !(r.gpus = pl_alloc((size_t)ngpus + 1, sizeof *r.gpus)) ||
-        (st = pl_job_copy(job, &r.job)) != PL_OK) {
+        !(r.hosts = pl_alloc((size_t)ngpus + 1, sizeof *r.hosts)) ||
+        !(r.held = pl_alloc((size_t)ngpus + 1, sizeof *r.held)) || (st = pl_job_copy(job, &r.job)) != PL_OK) {
         rec_free(&r);
         return st ? st : PL_ENOMEM;
     }
-    memcpy(r.gpus, gpus, (size_t)ngpus * sizeof *gpus);
+    memcpy(r.hosts, hosts, (size_t)ngpus * sizeof *hosts);
+    for (int32_t t = 0; t < ngpus; t++) {
+        pl_task_demand dem;
+        pl_job_task(job, t, &dem);
+        r.gpus[t] = pl_task_cpu_only(&dem) ? -1 : hosts[t];
+        if (r.gpus[t] >= 0)
+            r.held[r.nheld++] = hosts[t];
+    }
     if ((st = alloc_plan(s->topo, r.plan, r.nplan))) {
         rec_free(&r);
         return st;
@@ -309,10 +412,25 @@ static pl_status commit(pl_sched *s, const char *id, const pl_job *job, const in
     return st;
 }
 
+pl_status pl_sched_commit_hosts(pl_sched *s, const char *id, const pl_job *job, const int32_t *hosts,
+                                int32_t n)
+{
+    return commit(s, id, job, hosts, n, NULL, 0);
+}
+
 pl_status pl_sched_commit_gpus(pl_sched *s, const char *id, const pl_job *job, const int32_t *gpus,
                                int32_t ngpus)
 {
-    return commit(s, id, job, gpus, ngpus, NULL, 0);
+    if (!s || !job || ngpus != pl_job_task_count(job) || (ngpus > 0 && !gpus))
+        return commit(s, id, job, gpus, ngpus, NULL, 0);
+    int32_t *hosts = pl_alloc((size_t)ngpus + 1, sizeof *hosts);
+    if (!hosts)
+        return PL_ENOMEM;
+    pl_status st = pick_packages(s, job, gpus, ngpus, hosts);
+    if (!st)
+        st = commit(s, id, job, hosts, ngpus, NULL, 0);
+    free(hosts);
+    return st;
 }
 
 pl_status pl_sched_commit(pl_sched *s, const char *id, const pl_job *job, const pl_decision *d,
@@ -327,7 +445,7 @@ pl_status pl_sched_commit(pl_sched *s, const char *id, const pl_job *job, const 
     if (info.kind != PL_DECISION_PLACED)
         return pl_err(PL_EINVAL, "pl_sched_commit: decision %d is not a placement (%s)", (int)i,
                       info.reason && *info.reason ? info.reason : "not placed");
-    return commit(s, id, job, info.gpus, info.ngpus, d, i);
+    return commit(s, id, job, info.hosts, info.ngpus, d, i);
 }
 
 /* ---- release and queries ---------------------------------------------------------------- */
@@ -352,7 +470,8 @@ pl_status pl_sched_release(pl_sched *s, const char *id)
 
 static void describe(const rec *r, pl_sched_job_info *info)
 {
-    *info = (pl_sched_job_info){r->id, r->job, r->k, r->gpus, r->machine};
+    *info = (pl_sched_job_info){.id = r->id, .job = r->job, .ngpus = r->k, .gpus = r->gpus, .machine = r->machine,
+                                .hosts = r->hosts};
 }
 
 pl_status pl_sched_job(const pl_sched *s, const char *id, pl_sched_job_info *info)

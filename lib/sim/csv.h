@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "../core/core.h"
+#include "internal/core.h"
 
 typedef struct pl_csv {
     char source[256];     /* file name (or "<string>") for messages */

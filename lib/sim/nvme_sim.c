@@ -6,6 +6,7 @@
 #include <string.h>
 #include <placement/nvme_sim.h>
 #include "sim_impl.h"
+#include "internal/columns.h"
 
 struct pl_nvme_sim_result {
     int32_t n;
@@ -17,8 +18,6 @@ static const char *const scenario_names[] = {"nvme-s1", "nvme-s2", "nvme-s3", NU
 /* Table 4.2: bandwidth / capacity / compute shares. */
 static const double scenario_mix[3][3] = {{0.7, 0.1, 0.2}, {0.1, 0.7, 0.2}, {0.2, 0.1, 0.7}};
 
-static const char *const policy_names[] = {"first-fit", "max-composition", "min-fragmentation",
-                                           "disagg-aware"};
 
 void pl_nvme_sim_opts_init(pl_nvme_sim_opts *o)
 {
@@ -58,29 +57,6 @@ pl_status pl_nvme_sim_scenario(const char *name, pl_nvme_sim_opts *o)
         }
     }
     return pl_err(PL_ENOTFOUND, "unknown NVMe scenario '%s' (known: nvme-s1, nvme-s2, nvme-s3)",
-                  name);
-}
-
-const char *pl_nvme_sim_policy_name(pl_disagg_policy p)
-{
-    if ((int)p < 0 || (int)p > (int)PL_DISAGG_AWARE)
-        return NULL;
-    return policy_names[p];
-}
-
-pl_status pl_nvme_sim_policy_find(const char *name, pl_disagg_policy *p)
-{
-    if (!name || !p)
-        return pl_err(PL_EINVAL, "pl_nvme_sim_policy_find: NULL argument");
-    for (int i = 0; i <= (int)PL_DISAGG_AWARE; i++) {
-        if (!strcmp(name, policy_names[i])) {
-            *p = (pl_disagg_policy)i;
-            return PL_OK;
-        }
-    }
-    return pl_err(PL_ENOTFOUND,
-                  "unknown NVMe policy '%s' (known: first-fit, max-composition, "
-                  "min-fragmentation, disagg-aware)",
                   name);
 }
 
@@ -482,16 +458,17 @@ static pl_status run_events(run_state *s)
     return PL_OK;
 }
 
+/* Per workload and per composition. */
+static const pl_column run_cols[] = {
+    PL_COLUMN(run_state, w),         PL_COLUMN(run_state, placement),   PL_COLUMN(run_state, queue),
+    PL_COLUMN(run_state, comp_size), PL_COLUMN(run_state, comp_live),   PL_COLUMN(run_state, comp_hosted),
+    PL_COLUMN(run_state, comp_t0),
+};
+
 static void free_state(run_state *s)
 {
     pl_disagg_cluster_free(s->c);
-    free(s->w);
-    free(s->placement);
-    free(s->queue);
-    free(s->comp_size);
-    free(s->comp_live);
-    free(s->comp_hosted);
-    free(s->comp_t0);
+    pl_columns_free(s, run_cols, PL_NCOLUMNS(run_cols));
     pl_sim_heap_free(&s->heap);
 }
 
@@ -700,7 +677,7 @@ pl_status pl_nvme_sim_result_write_csv(const pl_nvme_sim_result *r, FILE *f)
         bad = fprintf(f, "%d,%s,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d,%d,%d,%d,%s\n", (int)j,
                       types[x->type], x->high_priority, x->arrival_s, x->deadline_s, x->start_s,
                       x->finish_s, wait, x->missed, (int)x->node, (int)x->composition,
-                      (int)x->comp_size, (int)x->sharers, policy_names[x->decided_by]) < 0;
+                      (int)x->comp_size, (int)x->sharers, pl_disagg_policy_name(x->decided_by)) < 0;
     }
     if (bad || ferror(f))
         return pl_err(PL_EIO, "NVMe simulation: writing the CSV failed");

@@ -128,7 +128,7 @@ static pl_status begin_tasks(srun *r, int32_t i, double t)
         st = sock_add(r, a->sockets[q], i);
     pl_spread spread = a->nsock == 1 ? PL_SPREAD_INTRA_SOCKET : PL_SPREAD_INTER_SOCKET;
     if (!st)
-        st = pl_sim_solo_time(s, a->job, a->k, spread, &a->solo);
+        st = pl_profile_solo_time(s->ps, a->job, a->k, spread, &a->solo);
     /* Ideal: the best spread this machine allows (several machines: any). */
     int32_t per_socket = 0;
     for (int32_t m = 0; m < s->nmachines && !st; m++)
@@ -136,9 +136,9 @@ static pl_status begin_tasks(srun *r, int32_t i, double t)
             per_socket = s->machine_socket_max[m];
     pl_spread best = a->k <= per_socket ? PL_SPREAD_INTRA_SOCKET : PL_SPREAD_INTER_SOCKET;
     if (!st)
-        st = pl_sim_solo_time(s, a->job, a->k, best, &rec->ideal_time);
+        st = pl_profile_solo_time(s->ps, a->job, a->k, best, &rec->ideal_time);
     if (!st && s->opts.runtime == PL_SIM_RUNTIME_ARTIFACT)
-        st = pl_sim_solo_time(s, a->job, a->k, PL_SPREAD_INTRA_SOCKET, &a->intra);
+        st = pl_profile_solo_time(s->ps, a->job, a->k, PL_SPREAD_INTRA_SOCKET, &a->intra);
     if (st)
         return st;
     a->start = t;
@@ -215,27 +215,37 @@ pl_status pl_sim_commit(srun *r, int32_t i, pl_plan_item *plan, int32_t nplan, c
     return begin_tasks(r, i, t);
 }
 
-/* Give job i the GPUs of a policy's decision under the resource rule of
- * placement/policy.h. */
-static pl_status place_job(srun *r, int32_t i, const pl_decision_info *info, double t)
+/* Give job i what decision q of d takes: the policy's own plan (DRMaestro:
+ * a task's cores on its machine) or placement/policy.h's rule on its GPUs;
+ * a task without a GPU (-1) holds none. */
+static pl_status place_job(srun *r, int32_t i, const pl_decision *d, int32_t q,
+                           const pl_decision_info *info, double t)
 {
     sjob *a = &r->j[i];
     const pl_sim *s = r->s;
     if (info->ngpus != a->k)
         return pl_err(PL_EINTERNAL, "simulator: job %s placed on %d GPUs, wants %d",
                       pl_job_name(a->job), (int)info->ngpus, (int)a->k);
-    pl_status st = check_gpus(r, a, info->gpus, info->ngpus);
+    int32_t *gpus = pl_alloc((size_t)a->k + 1, sizeof *gpus), ngpus = 0;
+    if (!gpus)
+        return PL_ENOMEM;
+    for (int32_t g = 0; g < a->k; g++)
+        if (info->gpus[g] >= 0)
+            gpus[ngpus++] = info->gpus[g];
+    pl_status st = check_gpus(r, a, gpus, ngpus);
     pl_plan_item *plan = NULL;
     int32_t nplan = 0;
     if (!st)
-        st = pl_plan_build(r->topo, a->job, info->gpus, a->k, &plan, &nplan);
-    if (st)
-        return st;
-    int32_t machine = s->gpu_machine[info->gpus[0]];
-    for (int32_t g = 1; g < a->k; g++)
-        if (s->gpu_machine[info->gpus[g]] != machine)
-            machine = -1;
-    return pl_sim_commit(r, i, plan, nplan, info->gpus, a->k, machine, info->utility, t);
+        st = pl_decision_plan(d, q, r->topo, a->job, &plan, &nplan);
+    if (!st) {
+        a->remote = pl_decision_remote(d, q);
+        r->res->rec[i].remote_gpus = a->remote;
+        /* A job with a remote GPU spans two machines. */
+        int32_t machine = info->machine >= 0 && a->remote == 0 ? s->vert_machine[info->machine] : -1;
+        st = pl_sim_commit(r, i, plan, nplan, gpus, ngpus, machine, info->utility, t);
+    }
+    free(gpus);
+    return st;
 }
 
 /* Give back everything job i holds; its neighbours speed up. */
@@ -325,18 +335,30 @@ pl_status pl_sim_record_time(pl_sim_result *res, double dt)
     return st;
 }
 
+/* A policy with idle rounds is asked again every interval while jobs wait;
+ * when nothing can change any more (no event left, nothing running, and
+ * its idle rounds have run their course) the jobs left stay unfinished. */
+static pl_status next_round(srun *r, double t, int placed)
+{
+    if (r->idle_limit <= 0 || r->nqueue == 0)
+        return PL_OK;
+    r->idle_rounds = placed ? 0 : r->idle_rounds + 1;
+    if (r->heap.n == 0 && r->nrunning == 0 && r->idle_rounds > r->idle_limit)
+        return PL_OK;
+    r->round_pending = 1;
+    return pl_sim_heap_push(&r->heap, t + r->interval, PL_SIM_EV_ROUND, -1, 0);
+}
+
 static pl_status do_round(srun *r, double t)
 {
-    if (r->drm_mode)
-        return pl_sim_drm_round(r, t);
     r->round_pending = 0;
-    pl_status st = pl_sim_place_cpu_jobs(r, t);
+    pl_status st = r->cpu_jobs_by_policy ? PL_OK : pl_sim_place_cpu_jobs(r, t);
     if (st || r->nqueue == 0)
         return st;
     pl_job **queue = pl_alloc((size_t)r->nqueue, sizeof *queue);
     pl_running_job *run = pl_alloc((size_t)r->nrunning + 1, sizeof *run);
     pl_decision *d = NULL;
-    int32_t nrun = 0;
+    int32_t nrun = 0, placed = 0;
     if (!queue || !run) {
         st = PL_ENOMEM;
         goto done;
@@ -348,8 +370,10 @@ static pl_status do_round(srun *r, double t)
         if (a->ngpus > 0) /* CPU-only jobs hold no GPU: nothing for the policies to see */
             run[nrun++] = (pl_running_job){a->job, a->gpus, a->ngpus};
     }
+    pl_policy_opts o = r->s->opts.policy;
+    o.network_load = pl_sim_network_load(r);
     double t0 = pl_now();
-    st = pl_policy_place(&r->s->opts.policy, r->topo, run, nrun, queue, r->nqueue, &d);
+    st = pl_policy_decide(r->policy, &o, r->topo, run, nrun, queue, r->nqueue, &d);
     double dt = pl_now() - t0;
     if (st || (st = pl_sim_record_time(r->res, dt)))
         goto done;
@@ -359,15 +383,18 @@ static pl_status do_round(srun *r, double t)
         pl_decision_info info;
         if ((st = pl_decision_get(d, q, &info)))
             break;
-        if (info.kind == PL_DECISION_PLACED)
-            st = place_job(r, i, &info, t);
-        else if (info.kind == PL_DECISION_REJECTED)
+        if (info.kind == PL_DECISION_PLACED) {
+            st = place_job(r, i, d, q, &info, t);
+            placed++;
+        } else if (info.kind == PL_DECISION_REJECTED)
             pl_sim_reject(r, i);
         else
             r->queue[kept++] = i;
     }
-    if (!st)
+    if (!st) {
         r->nqueue = kept;
+        st = next_round(r, t, placed);
+    }
 done:
     pl_decision_free(d);
     free(queue);
@@ -439,7 +466,7 @@ static void run_free(srun *r)
     free(r->mark);
     free(r->fail_alloc);
     free(r->remote_jobs);
-    pl_sim_drm_free(r);
+    pl_policy_free(r->policy);
     pl_sim_heap_free(&r->heap);
     pl_sim_metrics_free(r);
     pl_topology_free(r->topo);
@@ -462,7 +489,10 @@ static pl_status run_init(pl_sim *s, srun *r)
         !(r->fail_alloc = pl_alloc((size_t)s->nvert + 1, sizeof *r->fail_alloc)) ||
         !(r->remote_jobs = pl_alloc(nj, sizeof *r->remote_jobs)))
         return PL_ENOMEM;
-    r->drm_mode = pl_sim_drm_policy(s->opts.policy.policy);
+    if ((st = pl_policy_create(&s->opts.policy, &r->policy)))
+        return st;
+    r->idle_limit = pl_policy_idle_rounds(r->policy);
+    r->cpu_jobs_by_policy = (pl_policy_flags(r->policy) & PL_POLICY_CPU_JOBS) != 0;
     if ((st = pl_sim_metrics_init(r)))
         return st;
     for (int32_t i = 0; i < s->njobs; i++) {
@@ -471,7 +501,7 @@ static pl_status run_init(pl_sim *s, srun *r)
         r->j[i].k = pl_job_task_count(job);
         r->j[i].prio = s->opts.job_priority ? s->opts.job_priority[i] : 0;
         r->j[i].cpu_only = pl_sim_job_cpu_only(job);
-        pl_sim_network_factors(pl_job_workload_type(job), &r->j[i].sf0, &r->j[i].sf1);
+        pl_drm_network_factors(pl_job_workload_type(job), &r->j[i].sf0, &r->j[i].sf1);
         pl_sim_job_record *rec = &r->res->rec[i];
         rec->job = i;
         rec->name = pl_job_name(job);
@@ -499,7 +529,7 @@ pl_status pl_sim_run(pl_sim *s, pl_sim_result **out)
     if (!s)
         return pl_err(PL_EINVAL, "pl_sim_run: NULL simulator");
     const pl_policy_ops *ops;
-    pl_status st = pl_policy_find(s->opts.policy.policy ? s->opts.policy.policy : "topo-aware", &ops);
+    pl_status st = pl_policy_find(s->opts.policy.policy ? s->opts.policy.policy : PL_DEFAULT_POLICY, &ops);
     if (st)
         return st;
     double t0 = pl_now();

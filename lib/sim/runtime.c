@@ -4,33 +4,20 @@
 #include <math.h>
 #include "sim_impl.h"
 
-/* Profile solo time, with the missing spread estimated from the 2-GPU ratio. */
-pl_status pl_sim_solo_time(const pl_sim *s, const pl_job *job, int32_t k, pl_spread spread,
-                           double *out)
+double pl_sim_network_load(const srun *r)
 {
-    const char *type = pl_job_workload_type(job), *size = pl_job_workload_size(job);
-    double t = 0, other = 0, in2 = 0, out2 = 0;
-    if (*type && pl_profile_set_solo(s->ps, type, size, k, spread, &t) == PL_OK) {
-        *out = t;
-        return PL_OK;
-    }
-    pl_spread os = spread == PL_SPREAD_INTRA_SOCKET ? PL_SPREAD_INTER_SOCKET : PL_SPREAD_INTRA_SOCKET;
-    if (*type && pl_profile_set_solo(s->ps, type, size, k, os, &other) == PL_OK) {
-        double ratio = 1;
-        if (pl_profile_set_solo(s->ps, type, size, 2, PL_SPREAD_INTRA_SOCKET, &in2) == PL_OK &&
-            pl_profile_set_solo(s->ps, type, size, 2, PL_SPREAD_INTER_SOCKET, &out2) == PL_OK)
-            ratio = spread == PL_SPREAD_INTER_SOCKET ? out2 / in2 : in2 / out2;
-        *out = other * ratio;
-        return PL_OK;
-    }
-    if (pl_job_duration(job) > 0) {
-        *out = pl_job_duration(job);
-        return PL_OK;
-    }
-    return pl_err(PL_EINVAL, "simulator: job %s (%s/%s, %d GPUs) has no profiled solo time and no "
-                  "duration", pl_job_name(job), type, size, (int)k);
+    return r->m.gpus_total > 0 ? (double)r->remote_gpus / r->m.gpus_total : 0;
 }
 
+/* The compute part is unchanged and the network part grows with the load
+ * (pl_drm_network_factors: the factor at load 0 and at load 1, linear in
+ * between). */
+double pl_sim_remote_factor(const srun *r, const sjob *a)
+{
+    return a->remote > 0 ? a->sf0 + pl_sim_network_load(r) * (a->sf1 - a->sf0) : 1;
+}
+
+/* Profile solo time, with the missing spread estimated from the 2-GPU ratio. */
 /* Largest slowdown of job i against a job on one of its sockets (>= 1); a
  * co-tenant of one of its GPUs also costs the device side, the share factor
  * (sec. 3c). */

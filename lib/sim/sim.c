@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim_impl.h"
+#include "internal/columns.h"
 
 void pl_sim_opts_init(pl_sim_opts *opts)
 {
@@ -60,6 +61,18 @@ int pl_sim_job_cpu_only(const pl_job *job)
 
 /* ---- creation: GPU -> socket / machine tables ------------------------------- */
 
+/* The topology's indexes: one element per vertex (one more, so that none
+ * is empty), and the lists whose lengths the topology decides. */
+static const pl_column vertex_cols[] = {
+    PL_COLUMN(pl_sim, vert_machine), PL_COLUMN(pl_sim, is_package), PL_COLUMN(pl_sim, gpu_socket),
+    PL_COLUMN(pl_sim, gpu_units),    PL_COLUMN(pl_sim, gpu_machine),
+};
+static const pl_column list_cols[] = {
+    PL_COLUMN(pl_sim, machines),      PL_COLUMN(pl_sim, machine_socket_max), PL_COLUMN(pl_sim, gpus),
+    PL_COLUMN(pl_sim, packages),      PL_COLUMN(pl_sim, mach_pkg),  PL_COLUMN(pl_sim, mach_pkg_start),
+    PL_COLUMN(pl_sim, mach_numa),     PL_COLUMN(pl_sim, mach_numa_start),   PL_COLUMN(pl_sim, storage),
+};
+
 static pl_status list_kind(const pl_topology *t, int kind, int32_t **out, int32_t *n)
 {
     pl_status st = pl_topology_descendants(t, -1, kind, NULL, 0, n);
@@ -75,8 +88,6 @@ static pl_status list_kind(const pl_topology *t, int kind, int32_t **out, int32_
  * each subtree's vertices listed once. */
 static pl_status index_machines(pl_sim *s, const int32_t *machines, int32_t nm)
 {
-    if (!(s->vert_machine = pl_alloc((size_t)s->nvert + 1, sizeof *s->vert_machine)))
-        return PL_ENOMEM;
     for (int32_t v = 0; v < s->nvert; v++)
         s->vert_machine[v] = -1;
     pl_status st = PL_OK;
@@ -145,17 +156,14 @@ static pl_status index_gpus(pl_sim *s)
     if (!st)
         st = list_kind(s->topo, PL_VK_STORAGE, &s->storage, &s->nstorage);
     if (!st)
+        st = pl_columns_alloc(s, vertex_cols, PL_NCOLUMNS(vertex_cols), s->nvert + 1);
+    if (!st)
         st = index_machines(s, machines, nm);
-    if (!st && !(s->is_package = pl_alloc((size_t)s->nvert + 1, sizeof *s->is_package)))
-        st = PL_ENOMEM;
     for (int32_t i = 0; !st && i < s->npackages; i++)
         s->is_package[s->packages[i]] = 1;
     const int32_t ng = s->ngpus, ns = s->npackages;
     int32_t *ord = NULL, *per_socket = NULL;
     if (!st && (!(ord = pl_alloc((size_t)s->nvert + 1, sizeof *ord)) ||
-                !(s->gpu_socket = pl_alloc((size_t)s->nvert + 1, sizeof *s->gpu_socket)) ||
-                !(s->gpu_units = pl_alloc((size_t)s->nvert + 1, sizeof *s->gpu_units)) ||
-                !(s->gpu_machine = pl_alloc((size_t)s->nvert + 1, sizeof *s->gpu_machine)) ||
                 !(s->machine_socket_max = pl_alloc((size_t)nm + 1, sizeof *s->machine_socket_max)) ||
                 !(per_socket = pl_alloc((size_t)ns + (size_t)ng + 1, sizeof *per_socket))))
         st = PL_ENOMEM;
@@ -256,20 +264,8 @@ void pl_sim_free(pl_sim *s)
         return;
     pl_topology_free(s->topo);
     pl_profile_set_free(s->owned_ps);
-    free(s->gpu_socket);
-    free(s->gpu_units);
-    free(s->gpu_machine);
-    free(s->machine_socket_max);
-    free(s->vert_machine);
-    free(s->gpus);
-    free(s->packages);
-    free(s->is_package);
-    free(s->machines);
-    free(s->mach_pkg);
-    free(s->mach_pkg_start);
-    free(s->mach_numa);
-    free(s->mach_numa_start);
-    free(s->storage);
+    pl_columns_free(s, vertex_cols, PL_NCOLUMNS(vertex_cols));
+    pl_columns_free(s, list_cols, PL_NCOLUMNS(list_cols));
     free(s);
 }
 

@@ -4,8 +4,10 @@
 
 #include <stddef.h>
 #include <placement/sim.h>
-#include "../core/core.h"
-#include "../policy/policy_impl.h"
+#include "internal/core.h"
+#include "internal/policy_impl.h"
+#include "internal/interference_impl.h"
+#include "internal/drm_impl.h"
 
 /* The SC17 artifact's workload files, embedded at build time by
  * lib/interference/embed.py from lib/sim/data/ (NUL-terminated; the lengths
@@ -115,9 +117,7 @@ typedef struct sjob {
     int cpu_only;        /* no task asks for a GPU: placed by the simulator itself */
     int32_t remote;      /* GPUs serving a task on another machine (DRMaestro) */
     double sf0, sf1;     /* remote-GPU slowdown factor at network load 0 and 1 */
-    double sf_table[2];  /* the same, as DRMaestro's sensitivity table */
     double net;          /* remote factor in effect since `last` (1 when all local) */
-    double phi;          /* DRMaestro's expected local time (0 until first asked) */
     int held;            /* holds its resources (placed, not finished or killed) */
     int running;         /* its tasks have begun: it progresses and interferes */
     int scheduled;       /* artifact model: its finish has been scheduled since it began */
@@ -179,12 +179,12 @@ typedef struct srun {
     int32_t remote_gpus;
     int32_t *remote_jobs;
     int32_t nremote_jobs;
-    /* The DRMaestro driver (drm_driver.c). */
-    int drm_mode;
-    struct pl_drm *drm;
-    int64_t drm_max_cores, drm_max_memory;
-    int32_t drm_max_postpone;
-    int32_t idle_rounds;
+    /* The policy instance of the run; a policy with idle rounds (its
+     * decisions change round by round: DRMaestro's W) is asked every
+     * interval while jobs wait, until that many rounds changed nothing. */
+    pl_policy *policy;
+    int32_t idle_limit, idle_rounds;
+    int cpu_jobs_by_policy;  /* the policy places CPU-only jobs itself */
     /* Jobs done or rejected, and the last progress step reported. */
     int32_t settled;
     int64_t progress_step;
@@ -217,16 +217,9 @@ PL_INTERNAL pl_status pl_sim_place_cpu_jobs(srun *r, double t);
  * NUMA nodes in preorder; *n = 0 items and PL_OK when they do not fit. */
 PL_INTERNAL pl_status pl_sim_cpu_plan(const srun *r, const pl_job *job, int32_t m,
                                       pl_plan_item **items, int32_t *n);
-/* ---- DRMaestro and remote GPUs (drm_driver.c) --------------------------------------- */
+/* ---- remote GPUs (runtime.c) ---------------------------------------------------- */
 
-/* 1 for the policy names the simulator runs through its DRMaestro driver. */
-PL_INTERNAL int pl_sim_drm_policy(const char *name);
-/* One DRMaestro round over the queue (replaces the policy call). */
-PL_INTERNAL pl_status pl_sim_drm_round(srun *r, double t);
-PL_INTERNAL void pl_sim_drm_free(srun *r);
-/* Remote-GPU slowdown factors of a workload at network load 0 and 1. */
-PL_INTERNAL void pl_sim_network_factors(const char *type, double *sf0, double *sf1);
-/* Remote GPUs in use / all GPUs. */
+/* Remote GPUs in use / all GPUs: the network load. */
 PL_INTERNAL double pl_sim_network_load(const srun *r);
 /* Slowdown factor of job a's remote GPUs at the current load (1: none). */
 PL_INTERNAL double pl_sim_remote_factor(const srun *r, const sjob *a);
@@ -238,9 +231,6 @@ PL_INTERNAL void pl_sim_reject(srun *r, int32_t i);
 PL_INTERNAL pl_status pl_sim_record_time(pl_sim_result *res, double dt);
 /* Stop job i (a device failure): release, re-queue, restart later from scratch. */
 PL_INTERNAL pl_status pl_sim_kill_job(srun *r, int32_t i, double t);
-/* Profile solo time of job with k GPUs at a spread (or its duration). */
-PL_INTERNAL pl_status pl_sim_solo_time(const pl_sim *s, const pl_job *job, int32_t k,
-                                       pl_spread spread, double *out);
 /* Bring job i up to time t, take its new speed and schedule its finish. */
 PL_INTERNAL pl_status pl_sim_reschedule(srun *r, int32_t i, double t);
 /* Reschedule the running jobs with a remote GPU (the network load changed). */

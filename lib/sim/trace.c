@@ -9,8 +9,8 @@
 #include <string.h>
 #include "sim_impl.h"
 #include "csv.h"
-#include "../jobgraph/job_impl.h"
-#include "../core/json.h"
+#include "internal/job_impl.h"
+#include "internal/json.h"
 
 /* As the SC17 loader: GB read as 2^30 bytes, at most 4096 GPUs per job
  * (its tasks talk all to all: the graph is quadratic). */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "topology_impl.h"
-#include "../core/json.h"
+#include "internal/json.h"
 
 
 /* A machine template kept apart from its root so that each copy's root can
@@ -213,50 +213,64 @@ static pl_status add_links(pl_topology *t, int32_t base, const json_t *obj, cons
     return st;
 }
 
-/* {"<resource>": amount, ...} of obj["capacity"] onto vertex v. */
-static pl_status read_capacity(pl_topology *t, int32_t v, const json_t *obj, const char *path)
+/* One "key": value entry of a map member onto vertex v; path names the entry. */
+typedef pl_status (*entry_fn)(pl_topology *t, int32_t v, const char *key, const json_t *val,
+                              const char *path);
+
+/* Every entry of the optional object obj[name] onto vertex v. */
+static pl_status read_map(pl_topology *t, int32_t v, const json_t *obj, const char *path, const char *name,
+                          entry_fn entry)
 {
-    char sub[PL_JSON_PATH], rp[PL_JSON_PATH];
-    const json_t *cap, *val;
+    char sub[PL_JSON_PATH], ep[PL_JSON_PATH];
+    const json_t *map, *val;
     const char *key;
-    pl_status st = member(obj, path, "capacity", JSON_OBJECT, 0, &cap, sub);
-    if (st || !cap)
+    pl_status st = member(obj, path, name, JSON_OBJECT, 0, &map, sub);
+    if (st || !map)
         return st;
-    json_object_foreach((json_t *)cap, key, val) {
-        pl_resource res;
-        int64_t amount;
-        pl_json_key(rp, sub, key);
-        if (pl_resource_parse(key, &res))
-            return pl_json_prefixed(PL_EPARSE, rp);
-        if ((st = pl_json_int(val, rp, 0, INT64_MAX, &amount)) ||
-            (st = pl_topology_set_capacity(t, v, res, amount)))
+    json_object_foreach((json_t *)map, key, val) {
+        pl_json_key(ep, sub, key);
+        if ((st = entry(t, v, key, val, ep)))
             return st;
     }
     return PL_OK;
 }
 
-/* {"key": "value", ...} of obj["attrs"] onto vertex v (doc/topology.md:
- * strings only, so that a constraint compares one spelling). */
+static pl_status capacity_entry(pl_topology *t, int32_t v, const char *key, const json_t *val,
+                                const char *path)
+{
+    pl_resource res;
+    int64_t amount;
+    pl_status st;
+    if (pl_resource_parse(key, &res))
+        return pl_json_prefixed(PL_EPARSE, path);
+    if ((st = pl_json_int(val, path, 0, INT64_MAX, &amount)))
+        return st;
+    return pl_topology_set_capacity(t, v, res, amount);
+}
+
+/* {"<resource>": amount, ...} of obj["capacity"] onto vertex v. */
+static pl_status read_capacity(pl_topology *t, int32_t v, const json_t *obj, const char *path)
+{
+    return read_map(t, v, obj, path, "capacity", capacity_entry);
+}
+
+/* Strings only (doc/topology.md), so that a constraint compares one spelling. */
+static pl_status attr_entry(pl_topology *t, int32_t v, const char *key, const json_t *val, const char *path)
+{
+    pl_status st;
+    if (!*key)
+        return pl_json_fail(path, "an attribute key must be non-empty");
+    if ((st = pl_json_expect(val, JSON_STRING, path)))
+        return st;
+    if (!*json_string_value(val))
+        return pl_json_fail(path, "an attribute value must be a non-empty string");
+    return pl_topology_set_attr(t, v, key, json_string_value(val));
+}
+
+/* {"key": "value", ...} of obj["attrs"] onto vertex v. */
 static pl_status read_attrs(pl_topology *t, int32_t v, const json_t *obj, const char *path)
 {
-    char sub[PL_JSON_PATH], ap[PL_JSON_PATH];
-    const json_t *attrs, *val;
-    const char *key;
-    pl_status st = member(obj, path, "attrs", JSON_OBJECT, 0, &attrs, sub);
-    if (st || !attrs)
-        return st;
-    json_object_foreach((json_t *)attrs, key, val) {
-        pl_json_key(ap, sub, key);
-        if (!*key)
-            return pl_json_fail(ap, "an attribute key must be non-empty");
-        if ((st = pl_json_expect(val, JSON_STRING, ap)))
-            return st;
-        if (!*json_string_value(val))
-            return pl_json_fail(ap, "an attribute value must be a non-empty string");
-        if ((st = pl_topology_set_attr(t, v, key, json_string_value(val))))
-            return st;
-    }
-    return PL_OK;
+    return read_map(t, v, obj, path, "attrs", attr_entry);
 }
 
 /* Every attribute of vertex from (of src) onto vertex to (of dst). */

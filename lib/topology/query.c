@@ -174,38 +174,25 @@ typedef struct search {
     int32_t nseen;
 } search;
 
+/* One of each per vertex. */
+static const pl_column search_cols[] = {
+    PL_COLUMN(search, key), PL_COLUMN(search, nbw), PL_COLUMN(search, via),
+    PL_COLUMN(search, heap), PL_COLUMN(search, pos), PL_COLUMN(search, seen),
+};
+
 static pl_status search_init(search *s, const pl_topology *t)
 {
-    size_t n = (size_t)t->n;
     *s = (search){.t = t};
-    s->key = pl_alloc(n, sizeof *s->key);
-    s->nbw = pl_alloc(n, sizeof *s->nbw);
-    s->via = pl_alloc(n, sizeof *s->via);
-    s->heap = pl_alloc(n, sizeof *s->heap);
-    s->pos = pl_alloc(n, sizeof *s->pos);
-    s->seen = pl_alloc(n, sizeof *s->seen);
-    if (!s->key || !s->nbw || !s->via || !s->heap || !s->pos || !s->seen) {
-        free(s->key);
-        free(s->nbw);
-        free(s->via);
-        free(s->heap);
-        free(s->pos);
-        free(s->seen);
+    if (pl_columns_alloc(s, search_cols, PL_NCOLUMNS(search_cols), t->n))
         return PL_ENOMEM;
-    }
-    for (size_t i = 0; i < n; i++)
+    for (int32_t i = 0; i < t->n; i++)
         s->pos[i] = -1;
     return PL_OK;
 }
 
 static void search_free(search *s)
 {
-    free(s->key);
-    free(s->nbw);
-    free(s->via);
-    free(s->heap);
-    free(s->pos);
-    free(s->seen);
+    pl_columns_free(s, search_cols, PL_NCOLUMNS(search_cols));
 }
 
 static int before(const search *s, int32_t a, int32_t b)
@@ -336,26 +323,27 @@ static pl_status pair_search(search *s, const pl_topology *t, int32_t a, int32_t
     return st;
 }
 
-pl_status pl_topology_distance(const pl_topology *t, int32_t a, int32_t b, int64_t *weight)
+/* The best path's weight from a to b, or (bottleneck) its narrowest bandwidth. */
+static pl_status pair_value(const pl_topology *t, int32_t a, int32_t b, int bottleneck, int64_t *out,
+                            const char *fn)
 {
     search s;
-    pl_status st = pair_search(&s, t, a, b, weight, "pl_topology_distance");
+    pl_status st = pair_search(&s, t, a, b, out, fn);
     if (st)
         return st;
-    *weight = s.key[b];
+    *out = bottleneck ? -s.nbw[b] : s.key[b];
     search_free(&s);
     return PL_OK;
 }
 
+pl_status pl_topology_distance(const pl_topology *t, int32_t a, int32_t b, int64_t *weight)
+{
+    return pair_value(t, a, b, 0, weight, "pl_topology_distance");
+}
+
 pl_status pl_topology_bottleneck_bw(const pl_topology *t, int32_t a, int32_t b, int64_t *bw)
 {
-    search s;
-    pl_status st = pair_search(&s, t, a, b, bw, "pl_topology_bottleneck_bw");
-    if (st)
-        return st;
-    *bw = -s.nbw[b];
-    search_free(&s);
-    return PL_OK;
+    return pair_value(t, a, b, 1, bw, "pl_topology_bottleneck_bw");
 }
 
 pl_status pl_topology_path(const pl_topology *t, int32_t a, int32_t b, int32_t *links, int32_t cap,

@@ -1,6 +1,6 @@
 /* Shape and amounts of a subtree, read from the arrays (subtree.h). */
 #include <string.h>
-#include "internal.h"
+#include "internal/topology_internal.h"
 #include "topology_impl.h"
 
 pl_status pl_topo_subtree_shape(const pl_topology *t, int32_t v, int32_t *pos, int32_t **verts,

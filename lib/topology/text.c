@@ -90,7 +90,9 @@ static void write_vertex(pl_topo_out *o, const pl_topology *t, int32_t v)
     const char *sep = "  ";
     for (int r = 0; r < PL_RES_COUNT; r++) {
         int64_t cap = pl_topo_cap(t, v)[r], free_amount = cap - pl_topo_used(t, v)[r];
-        if (cap == 0)
+        /* Every GPU has 1000 milli: shown only once some are taken or the
+         * capacity differs, so that the text of an unshared GPU stays short. */
+        if (cap == 0 || (r == PL_RES_GPU_MILLI && cap == 1000 && free_amount == cap))
             continue;
         char c[32], f[32];
         fmt_amount(c, sizeof c, (pl_resource)r, cap);

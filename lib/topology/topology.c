@@ -15,7 +15,7 @@ static const char *const lk_names[PL_LK_COUNT] = {
     "nvlink", "nvswitch", "pcie", "intersocket", "memory", "network", "nvmeof", "board",
 };
 static const char *const res_names[PL_RES_COUNT] = {
-    "units", "cores", "memory", "gpu-memory", "bandwidth", "storage",
+    "units", "cores", "memory", "gpu-memory", "bandwidth", "storage", "gpu-milli",
 };
 
 const char *pl_vertex_kind_name(pl_vertex_kind kind)
@@ -109,47 +109,33 @@ void pl_topology_free(pl_topology *t)
 {
     if (!t)
         return;
-    free(t->kind);
-    free(t->parent);
-    free(t->depth);
-    free(t->os_index);
-    free(t->first_child);
-    free(t->last_child);
-    free(t->next_sibling);
-    free(t->name_off);
+    pl_columns_free(t, pl_topo_vertex_cols, pl_topo_nvertex_cols);
+    pl_columns_free(t, pl_topo_link_cols, pl_topo_nlink_cols);
     free(t->names);
-    free(t->cap);
-    free(t->used);
-    free(t->first_inc);
-    free(t->last_inc);
-    free(t->end);
-    free(t->next_inc);
-    free(t->lkind);
-    free(t->bw);
-    free(t->lat);
-    free(t->weight);
     pl_topo_free_attrs(t);
     free(t);
 }
 
-/* Grow one array from old_cap to new_cap elements, zero-filling the rest. */
-static pl_status grow(void **p, int64_t old_cap, int64_t new_cap, size_t size)
-{
-    void *q = pl_realloc_array(*p, (size_t)new_cap, size);
-    if (!q)
-        return PL_ENOMEM;
-    memset((char *)q + (size_t)old_cap * size, 0, (size_t)(new_cap - old_cap) * size);
-    *p = q;
-    return PL_OK;
-}
+const pl_column pl_topo_vertex_cols[] = {
+    PL_COLUMN(pl_topology, kind),        PL_COLUMN(pl_topology, parent),
+    PL_COLUMN(pl_topology, depth),       PL_COLUMN(pl_topology, os_index),
+    PL_COLUMN(pl_topology, first_child), PL_COLUMN(pl_topology, last_child),
+    PL_COLUMN(pl_topology, next_sibling), PL_COLUMN(pl_topology, name_off),
+    PL_COLUMN_N(pl_topology, cap, PL_RES_COUNT), PL_COLUMN_N(pl_topology, used, PL_RES_COUNT),
+    PL_COLUMN(pl_topology, first_inc),   PL_COLUMN(pl_topology, last_inc),
+};
+const size_t pl_topo_nvertex_cols = PL_NCOLUMNS(pl_topo_vertex_cols);
 
-static int64_t next_cap(int64_t cap, int64_t need)
-{
-    int64_t c = cap < 16 ? 16 : cap;
-    while (c < need)
-        c += c / 2 + 1;
-    return c;
-}
+const pl_column pl_topo_link_cols[] = {
+    PL_COLUMN_N(pl_topology, end, 2), PL_COLUMN_N(pl_topology, next_inc, 2),
+    PL_COLUMN(pl_topology, lkind),    PL_COLUMN(pl_topology, bw),
+    PL_COLUMN(pl_topology, lat),      PL_COLUMN(pl_topology, weight),
+};
+const size_t pl_topo_nlink_cols = PL_NCOLUMNS(pl_topo_link_cols);
+
+/* Per vertex too, but attrs.c owns it and a clone rebuilds it. */
+static const pl_column attr_head_col[] = {PL_COLUMN(pl_topology, attr_head)};
+static const pl_column names_col[] = {PL_COLUMN(pl_topology, names)};
 
 pl_status pl_topo_reserve(pl_topology *t, int64_t vertices, int64_t links, int64_t name_bytes)
 {
@@ -158,38 +144,23 @@ pl_status pl_topo_reserve(pl_topology *t, int64_t vertices, int64_t links, int64
     if (nv > PL_TOPO_MAX || nl > PL_TOPO_MAX / 2)
         return pl_err(PL_EINVAL, "topology: more than %d vertices or %d links", PL_TOPO_MAX,
                       PL_TOPO_MAX / 2);
+    /* Arrays grown before a failure stay larger: harmless, the capacity is unchanged. */
     if (nv > t->vcap) {
-        int64_t c = next_cap(t->vcap, nv), o = t->vcap;
-        if ((st = grow((void **)&t->kind, o, c, sizeof *t->kind)) ||
-            (st = grow((void **)&t->parent, o, c, sizeof *t->parent)) ||
-            (st = grow((void **)&t->depth, o, c, sizeof *t->depth)) ||
-            (st = grow((void **)&t->os_index, o, c, sizeof *t->os_index)) ||
-            (st = grow((void **)&t->first_child, o, c, sizeof *t->first_child)) ||
-            (st = grow((void **)&t->last_child, o, c, sizeof *t->last_child)) ||
-            (st = grow((void **)&t->next_sibling, o, c, sizeof *t->next_sibling)) ||
-            (st = grow((void **)&t->name_off, o, c, sizeof *t->name_off)) ||
-            (st = grow((void **)&t->cap, o * PL_RES_COUNT, c * PL_RES_COUNT, sizeof *t->cap)) ||
-            (st = grow((void **)&t->used, o * PL_RES_COUNT, c * PL_RES_COUNT, sizeof *t->used)) ||
-            (st = grow((void **)&t->first_inc, o, c, sizeof *t->first_inc)) ||
-            (st = grow((void **)&t->last_inc, o, c, sizeof *t->last_inc)) ||
-            (st = grow((void **)&t->attr_head, o, c, sizeof *t->attr_head)))
-            return st; /* arrays grown so far stay larger: harmless, vcap unchanged */
+        int64_t c = pl_next_cap(t->vcap, nv);
+        if ((st = pl_columns_grow(t, pl_topo_vertex_cols, pl_topo_nvertex_cols, t->vcap, c)) ||
+            (st = pl_columns_grow(t, attr_head_col, 1, t->vcap, c)))
+            return st;
         t->vcap = c;
     }
     if (nl > t->lcap) {
-        int64_t c = next_cap(t->lcap, nl), o = t->lcap;
-        if ((st = grow((void **)&t->end, 2 * o, 2 * c, sizeof *t->end)) ||
-            (st = grow((void **)&t->next_inc, 2 * o, 2 * c, sizeof *t->next_inc)) ||
-            (st = grow((void **)&t->lkind, o, c, sizeof *t->lkind)) ||
-            (st = grow((void **)&t->bw, o, c, sizeof *t->bw)) ||
-            (st = grow((void **)&t->lat, o, c, sizeof *t->lat)) ||
-            (st = grow((void **)&t->weight, o, c, sizeof *t->weight)))
+        int64_t c = pl_next_cap(t->lcap, nl);
+        if ((st = pl_columns_grow(t, pl_topo_link_cols, pl_topo_nlink_cols, t->lcap, c)))
             return st;
         t->lcap = c;
     }
     if (t->names_len + name_bytes > t->names_cap) {
-        int64_t c = next_cap(t->names_cap, t->names_len + name_bytes);
-        if ((st = grow((void **)&t->names, t->names_cap, c, 1)))
+        int64_t c = pl_next_cap(t->names_cap, t->names_len + name_bytes);
+        if ((st = pl_columns_grow(t, names_col, 1, t->names_cap, c)))
             return st;
         t->names_cap = c;
     }
@@ -240,6 +211,10 @@ pl_status pl_topology_add_vertex(pl_topology *t, pl_vertex_kind kind, int32_t pa
     t->attr_head[v] = 0;
     memset(pl_topo_cap(t, v), 0, PL_RES_COUNT * sizeof(int64_t));
     memset(pl_topo_used(t, v), 0, PL_RES_COUNT * sizeof(int64_t));
+    /* Every GPU can be shared by thousandths unless its owner says not
+     * (capacity 0): what a Kubernetes user of GPU sharing expects. */
+    if (kind == PL_VK_GPU)
+        pl_topo_cap(t, v)[PL_RES_GPU_MILLI] = 1000;
     t->name_off[v] = t->names_len;
     memcpy(t->names + t->names_len, name, (size_t)len);
     t->names_len += len;

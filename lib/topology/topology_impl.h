@@ -3,7 +3,8 @@
 #define PL_TOPOLOGY_IMPL_H
 
 #include <placement/topology.h>
-#include "../core/core.h"
+#include "internal/core.h"
+#include "internal/columns.h"
 
 /* Vertices and links are structure-of-arrays so that a 10,000-machine cluster
  * (hundreds of thousands of vertices) costs a few allocations, not one per
@@ -75,6 +76,12 @@ static inline int64_t *pl_topo_used(const pl_topology *t, int32_t v)
 {
     return t->used + (int64_t)v * PL_RES_COUNT;
 }
+
+/* topology.c: the per-vertex and per-link arrays (core/columns.h), for the
+ * files that grow, copy or free them whole. Not the names arena nor
+ * attr_head, which have their own sizes and owners. */
+PL_INTERNAL extern const pl_column pl_topo_vertex_cols[], pl_topo_link_cols[];
+PL_INTERNAL extern const size_t pl_topo_nvertex_cols, pl_topo_nlink_cols;
 
 /* Validate a handle and vertex id for a function named fn; sets the error. */
 PL_INTERNAL pl_status pl_topo_check_vertex(const pl_topology *t, int32_t v, const char *fn);

@@ -84,8 +84,11 @@ static pl_status place_first_gpus(const pl_policy_request *req, pl_decision *out
 static void test_soak_catches_double_booking(void **s)
 {
     (void)s;
-    static const pl_policy_ops bad = {"soak-first-gpus", "test: the first GPUs, free or not",
-                                      place_first_gpus};
+    static const pl_policy_ops bad = {
+    .name = "soak-first-gpus",
+    .description = "test: the first GPUs, free or not",
+    .place = place_first_gpus,
+};
     assert_pl_ok(pl_policy_register(&bad));
     pl_soak_opts o;
     pl_soak_opts_init(&o);

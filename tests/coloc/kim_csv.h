@@ -1,8 +1,8 @@
 /* Reading the Kim-thesis fixtures of tests/data/kim (CSV: '#' comments, a
  * header row, comma-separated fields without quoting). Any problem fails
  * the calling test. */
-#ifndef PL_KIM_CSV_H
-#define PL_KIM_CSV_H
+#ifndef PL_PICK_CSV_H
+#define PL_PICK_CSV_H
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "kim_csv.h"
+#include <placement/coloc.h>
 
 /* Table 2.1 cluster (tests/data/kim/table2_1.csv): 8 T1 nodes (2 VMs of 2
  * vCPU each), 4 T2 nodes (4 VMs). */

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 #include "kim_csv.h"
+#include <placement/coloc.h>
 
 enum { AUTODOCK, BLAST, CACHEBENCH, MONTAGE, TKO, NAPPS };
 enum { GENE, CHEETAH, DARTH, LCLOUD, NPLAT };
@@ -102,11 +103,11 @@ static void test_level1_table36_fixture(void **state)
     (void)state;
     int32_t alloc[NAPPS * NPLAT];
     /* from the printed Table 3.4 and from PA recomputed from Table 3.3 */
-    assert_pl_ok(pl_coloc_level1(table34, NAPPS, NPLAT, table36_cores, table37_tasks, alloc));
+    assert_pl_ok(pl_coloc_share_cores(table34, NAPPS, NPLAT, table36_cores, table37_tasks, alloc));
     check_fixture(alloc);
     double pa[NAPPS * NPLAT];
     assert_pl_ok(pl_coloc_platform_affinity(table33, NAPPS, NPLAT, pa));
-    assert_pl_ok(pl_coloc_level1(pa, NAPPS, NPLAT, table36_cores, table37_tasks, alloc));
+    assert_pl_ok(pl_coloc_share_cores(pa, NAPPS, NPLAT, table36_cores, table37_tasks, alloc));
     check_fixture(alloc);
 }
 
@@ -117,7 +118,7 @@ static void test_level1_binding_demand(void **state)
      * its unused share flows to AutoDock and Blast: 110 / 2 = 55 each. */
     int64_t tasks[NAPPS] = { 9360, 68400, 10, 18000, 27648 };
     int32_t alloc[NAPPS * NPLAT];
-    assert_pl_ok(pl_coloc_level1(table34, NAPPS, NPLAT, table36_cores, tasks, alloc));
+    assert_pl_ok(pl_coloc_share_cores(table34, NAPPS, NPLAT, table36_cores, tasks, alloc));
     assert_int_equal(alloc[CACHEBENCH * NPLAT + GENE], 10);
     assert_int_equal(alloc[AUTODOCK * NPLAT + GENE], 55);
     assert_int_equal(alloc[BLAST * NPLAT + GENE], 55);
@@ -135,7 +136,7 @@ static void test_level1_second_round_fallback(void **state)
     const int32_t cores[2] = { 10, 10 };
     const int64_t tasks[2] = { 5, 12 };
     int32_t alloc[4];
-    assert_pl_ok(pl_coloc_level1(pa, 2, 2, cores, tasks, alloc));
+    assert_pl_ok(pl_coloc_share_cores(pa, 2, 2, cores, tasks, alloc));
     assert_int_equal(alloc[0], 5);
     assert_int_equal(alloc[1], 0);
     assert_int_equal(alloc[2], 2);
@@ -158,7 +159,7 @@ static void test_level2_by_corunner_affinity(void **state)
     };
     const int32_t pilots[3] = { 4, 4, 4 };
     int32_t core_app[12], node_combo[3];
-    assert_pl_ok(pl_coloc_level2(3, 4, 3, pilots, combos, 6, 1, core_app, node_combo));
+    assert_pl_ok(pl_coloc_map_pilots(3, 4, 3, pilots, combos, 6, 1, core_app, node_combo));
     const int32_t want_core[12] = { 0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 2, 2 };
     assert_memory_equal(core_app, want_core, sizeof want_core);
     assert_int_equal(node_combo[0], 3);
@@ -174,7 +175,7 @@ static void test_level2_leftovers(void **state)
     const pl_coloc_combo combos[] = { { 1, { 0 }, { 0.3 } } };
     const int32_t pilots[2] = { 3, 2 };
     int32_t core_app[8], node_combo[2], again[8];
-    assert_pl_ok(pl_coloc_level2(2, 4, 2, pilots, combos, 1, 7, core_app, node_combo));
+    assert_pl_ok(pl_coloc_map_pilots(2, 4, 2, pilots, combos, 1, 7, core_app, node_combo));
     int n0 = 0, n1 = 0;
     for (int i = 0; i < 5; i++) {
         n0 += core_app[i] == 0;
@@ -186,7 +187,7 @@ static void test_level2_leftovers(void **state)
         assert_int_equal(core_app[i], -1);
     assert_int_equal(node_combo[0], -1);
     assert_int_equal(node_combo[1], -1);
-    assert_pl_ok(pl_coloc_level2(2, 4, 2, pilots, combos, 1, 7, again, node_combo));
+    assert_pl_ok(pl_coloc_map_pilots(2, 4, 2, pilots, combos, 1, 7, again, node_combo));
     assert_memory_equal(core_app, again, sizeof again);
 }
 
@@ -204,16 +205,16 @@ static void test_corunner_affinity_and_errors(void **state)
     int32_t alloc[4];
     const int32_t cores[2] = { 1, -1 };
     const int64_t tasks[2] = { 1, 1 };
-    assert_pl_status(pl_coloc_level1(t0, 2, 2, cores, tasks, alloc), PL_EINVAL);
+    assert_pl_status(pl_coloc_share_cores(t0, 2, 2, cores, tasks, alloc), PL_EINVAL);
     const int32_t pilots[1] = { 9 };
     const pl_coloc_combo ok[] = { { 1, { 0 }, { 0.1 } } };
     const pl_coloc_combo three[] = { { 3, { 0, 1, 2 }, { 0, 0, 0 } } };
     const pl_coloc_combo twice[] = { { 2, { 0, 0 }, { 0, 0 } } };
     int32_t core_app[8], node_combo[2];
-    assert_pl_status(pl_coloc_level2(2, 4, 1, pilots, ok, 1, 1, core_app, node_combo), PL_EINVAL);
+    assert_pl_status(pl_coloc_map_pilots(2, 4, 1, pilots, ok, 1, 1, core_app, node_combo), PL_EINVAL);
     const int32_t p3[3] = { 1, 1, 1 };
-    assert_pl_status(pl_coloc_level2(2, 4, 3, p3, three, 1, 1, core_app, node_combo), PL_EINVAL);
-    assert_pl_status(pl_coloc_level2(2, 4, 3, p3, twice, 1, 1, core_app, node_combo), PL_EINVAL);
+    assert_pl_status(pl_coloc_map_pilots(2, 4, 3, p3, three, 1, 1, core_app, node_combo), PL_EINVAL);
+    assert_pl_status(pl_coloc_map_pilots(2, 4, 3, p3, twice, 1, 1, core_app, node_combo), PL_EINVAL);
     assert_non_null(strstr(pl_last_error(), "repeats"));
 }
 

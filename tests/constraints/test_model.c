@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 #include "testutil.h"
-#include "constraints/constraints_impl.h"
+#include "internal/constraints_impl.h"
 
 static pl_cnodes *three_nodes(void)
 {

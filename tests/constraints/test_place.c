@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "testutil.h"
+#include <placement/constraint_sets.h>
 
 static pl_constraint_place_opts alg(const char *name)
 {

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 #include "testutil.h"
+#include <placement/disagg.h>
 
 #define MB 1000000LL
 #define GB 1000000000LL
@@ -192,11 +193,11 @@ static void test_fitness_alpha_beta(void **state)
     assert_pl_status(pl_disagg_beta(0, 0, &b), PL_EINVAL);
     /* Eq. 5.1: YOLO (2 cores) on nodes with 25 and 8 free cores */
     double f25 = 0, f8 = 0;
-    assert_pl_ok(pl_disagg_eq51(25, 2, 6, &f25));
-    assert_pl_ok(pl_disagg_eq51(8, 2, 6, &f8));
+    assert_pl_ok(pl_disagg_core_fitness(25, 2, 6, &f25));
+    assert_pl_ok(pl_disagg_core_fitness(8, 2, 6, &f8));
     assert_true(fabs(f25 - 23.0 / 6) < 1e-12 && fabs(f25 - 3.833333) < 5e-7);
     assert_true(f8 == 1.0 && f25 > f8);
-    assert_pl_status(pl_disagg_eq51(8, 2, 0, &f8), PL_EINVAL);
+    assert_pl_status(pl_disagg_core_fitness(8, 2, 0, &f8), PL_EINVAL);
 }
 
 static void test_split_count(void **state)

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 #include "testutil.h"
+#include <placement/disagg.h>
 
 #define MB 1000000LL
 #define GB 1000000000LL

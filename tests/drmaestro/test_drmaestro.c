@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
+#include <placement/drmaestro.h>
 
 #define GIB (1LL << 30)
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../common/solver_cases.h"
-#include "flow/flownet_impl.h"
+#include "internal/flownet_impl.h"
 
 static const sc_solver CC = {
     .name = "cycle-canceling",

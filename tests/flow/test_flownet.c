@@ -2,7 +2,7 @@
  * normalisation every solver relies on. */
 #include <string.h>
 #include "../common/testutil.h"
-#include "flow/flownet_impl.h"
+#include "internal/flownet_impl.h"
 
 static void test_build_and_query(void **s)
 {

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "testutil.h"
-#include "flow/flownet_impl.h"
-#include "flow/glpk_util.h"
+#include "internal/flownet_impl.h"
+#include "internal/glpk_util.h"
 
 #define TWO_POW(k) ((int64_t)1 << (k))
 

@@ -6,7 +6,7 @@
 #include "../common/testutil.h"
 #include <stdlib.h>
 #include <string.h>
-#include "flow/flownet_impl.h"
+#include "internal/flownet_impl.h"
 
 /* A network plus its normalised view and a flow from pl_feasible_flow. */
 typedef struct mf_case {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "../common/testutil.h"
-#include "flow/glpk_util.h"
+#include "internal/glpk_util.h"
 
 #define N_NETWORKS 600
 

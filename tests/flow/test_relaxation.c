@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../common/solver_cases.h"
-#include "flow/flownet_impl.h"
+#include "internal/flownet_impl.h"
 
 /* Per-node arrays only: 33 bytes for each of n + 1 entries. */
 static void direct_memory(sc_direct *d)

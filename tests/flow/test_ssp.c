@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../common/solver_cases.h"
-#include "flow/flownet_impl.h"
+#include "internal/flownet_impl.h"
 
 /* The -7 network needs at most one augmentation per unit of supply. */
 static void direct_iterations(sc_direct *d)

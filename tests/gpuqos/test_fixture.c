@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "testutil.h"
+#include <placement/gpuqos.h>
 
 #define KERNELS 10
 

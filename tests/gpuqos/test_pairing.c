@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 #include "testutil.h"
+#include <placement/gpuqos.h>
 
 #define E NAN
 #define TOL 1e-6

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 #include "testutil.h"
+#include <placement/gpuqos.h>
 
 #define TOL 1e-9
 

@@ -266,6 +266,25 @@ check("placement on minsky", function()
   local p = placement.Policy("pack"):place(placement.Topology.builtin("minsky"), { placement.job("big", 4) })
   assert(p[1].comm_cost == 90)
 end)
+-- Demands as users state them: the pipeline's CPU-only task takes no GPU,
+-- two 500-milli tasks share a GPU (placement/job.h).
+check("CPU-only and fractional tasks", function()
+  local s = placement.JobSet.from_json(DATA .. "/jobs/example.json")
+  local c = placement.Topology.cluster(placement.Topology.builtin("minsky"), 4, 4)
+  local r = placement.Policy("topo-aware"):place(c, { s:get(1) })
+  assert(r[1].kind == "placed" and #r[1].gpus == 3 and r[1].gpus[3] == -1)
+  assert(r[1].hosts[3] == c:find("cluster/rack0/node3/package0") and r[1].hosts[1] == r[1].gpus[1])
+  local t = placement.Topology.builtin("minsky")
+  local halves = {}
+  for i = 1, 3 do
+    local h = placement.Job("h" .. i)
+    h:add_task(0, 0, 0, 0, 0, 500)
+    halves[i] = h
+  end
+  local p = placement.Policy("bf"):place(t, halves)
+  assert(p[1].gpus[1] == t:find("machine/package0/gpu0") and p[2].gpus[1] == p[1].gpus[1])
+  assert(p[3].gpus[1] == t:find("machine/package0/gpu1"))
+end)
 check("jobs from JSON", function()
   local s = placement.JobSet.from_json(DATA .. "/jobs/example.json")
   assert(s:count() == 3)
@@ -720,6 +739,10 @@ check("Sched: place, commit, release, score", function()
   s:release("job-1")
   raises(function() s:release("job-1") end, "PL_ENOTFOUND", "no job")
   assert(s:job_count() == 0)
+  -- the Sched keeps the instance of the policy last placed with
+  assert(s:idle_rounds() == 0)
+  s:place(set, "drmaestro-na")
+  assert(s:idle_rounds() == 11)
 end)
 
 -- Issue 25: a wrapper that dereferenced self, or strlen'ed a nil text, crashed

@@ -2,8 +2,8 @@
  * clusters of platform groups built from JSON, profile sets from tables,
  * checks every placement of these policies must pass, one-call placement
  * with those checks, and option errors. */
-#ifndef PL_KIM_FIXTURE_H
-#define PL_KIM_FIXTURE_H
+#ifndef PL_PICK_FIXTURE_H
+#define PL_PICK_FIXTURE_H
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,8 +82,8 @@ static inline int kim_placed(const pl_decision *d, int32_t i, pl_decision_info *
  * distinct GPUs, all on one machine that the job's node filter admits, no
  * two anti-collocated tasks there; and the decisions apply to the topology
  * (no resource beyond its capacity). Returns the number placed. */
-static inline int kim_check_decisions(const pl_topology *t, const running_set *rs, pl_job *const *q, int32_t n,
-                                      const pl_decision *d, const pl_policy_opts *o)
+static inline int kim_check_decisions(const pl_topology *t, pl_job *const *q, int32_t n, const pl_decision *d,
+                                      const pl_policy_opts *o)
 {
     int placed = 0;
     for (int32_t i = 0; i < n; i++) {
@@ -105,15 +105,9 @@ static inline int kim_check_decisions(const pl_topology *t, const running_set *r
             }
         }
     }
-    pl_policy_opts def;
-    if (!o) {
-        pl_policy_opts_init(&def);
-        o = &def;
-    }
     pl_topology *copy;
     assert_pl_ok(pl_topology_copy(t, &copy));
-    pl_policy_request req = {o, copy, rs ? rs->r : NULL, rs ? rs->n : 0, q, n};
-    assert_pl_ok(pl_decision_apply(d, &req, copy));
+    assert_pl_ok(pl_decision_apply(d, q, n, copy));
     pl_topology_free(copy);
     return placed;
 }
@@ -171,7 +165,7 @@ static inline pl_decision *kim_place(const pl_policy_opts *o, const pl_topology 
     pl_decision *d = NULL;
     assert_pl_ok(pl_policy_place(o, t, rs ? rs->r : NULL, rs ? rs->n : 0, q, n, &d));
     assert_int_equal(pl_decision_count(d), n);
-    kim_check_decisions(t, rs, q, n, d, o);
+    kim_check_decisions(t, q, n, d, o);
     return d;
 }
 

@@ -385,8 +385,7 @@ static void test_energy_trace(void **s)
     pl_policy_opts o;
     pl_policy_opts_init(&o);
     o.policy = "constraint-energy";
-    pl_policy_request req = {&o, x.t, x.rs.r, x.rs.n, x.q, 4};
-    assert_pl_ok(pl_decision_apply(d, &req, x.t));
+    assert_pl_ok(pl_decision_apply(d, x.q, 4, x.t));
     pl_decision_free(d);
     trace_free(&x);
 }

@@ -61,8 +61,7 @@ static void test_gang_and_order(void **s)
         pl_policy_opts o;
         pl_policy_opts_init(&o);
         o.policy = "drmaestro";
-        pl_policy_request req = {&o, copy, NULL, 0, q, 3};
-        assert_pl_ok(pl_decision_apply(d, &req, copy));
+        assert_pl_ok(pl_decision_apply(d, q, 3, copy));
         int64_t cap, fr;
         int32_t root = vx(copy, "cluster");
         assert_pl_ok(pl_topology_subtree_amount(copy, root, PL_VK_GPU, PL_RES_UNITS, &cap, &fr));
@@ -163,8 +162,7 @@ static void test_pool_gpus(void **s)
     pl_policy_opts o;
     pl_policy_opts_init(&o);
     o.policy = "drmaestro";
-    pl_policy_request req = {&o, t, NULL, 0, &j, 1};
-    assert_pl_ok(pl_decision_apply(d, &req, t));
+    assert_pl_ok(pl_decision_apply(d, &j, 1, t));
     int64_t used;
     assert_pl_ok(pl_topology_amount(t, info.gpus[0], PL_RES_UNITS, NULL, &used, NULL));
     assert_int_equal(used, 1);
@@ -214,10 +212,12 @@ static void test_shared_gpus_distinct(void **s)
                 for (int32_t h = 0; h < g; h++)
                     assert_int_not_equal(info.gpus[g], info.gpus[h]);
         }
-        /* 5 tasks on 4 GPUs (8 units): it would need a GPU twice, so it waits. */
+        /* 5 tasks on 4 GPUs (8 units): it would need a GPU twice, which it
+         * never gets, so it is rejected. */
         pl_decision_info info;
         assert_pl_ok(pl_decision_get(d, 2, &info));
-        assert_int_equal(info.kind, PL_DECISION_WAITING);
+        assert_int_equal(info.kind, PL_DECISION_REJECTED);
+        assert_non_null(strstr(info.reason, "more GPUs than the cluster has"));
         pl_decision_free(d);
         for (int i = 0; i < 3; i++)
             pl_job_free(q[i]);

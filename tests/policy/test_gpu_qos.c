@@ -6,6 +6,7 @@
  * errors. */
 #include <math.h>
 #include "kim_fixture.h"
+#include <placement/gpuqos.h>
 
 #define E NAN
 
@@ -183,7 +184,7 @@ static void test_capacity(void **state)
     d = place_gq(t, NULL, q, 7, NULL, &go);
     /* L0 alone takes a whole empty GPU (nothing unshareable is left); L1 +
      * B3 take the other; L2's pair and the rest find no empty GPU. */
-    assert_int_equal(kim_check_decisions(t, NULL, q, 7, d, NULL), 3);
+    assert_int_equal(kim_check_decisions(t, q, 7, d, NULL), 3);
     assert_int_equal(gpu_of(d, 1), gpu_of(d, 6));
     dec(d, 2, PL_DECISION_WAITING);
     assert_int_equal(check_sharing(t, NULL, q, 7, d), 1);

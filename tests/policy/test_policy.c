@@ -85,7 +85,11 @@ static pl_status all_wait(const pl_policy_request *req, pl_decision *out)
     return PL_OK;
 }
 
-static const pl_policy_ops waiter = {"all-wait", "test policy", all_wait};
+static const pl_policy_ops waiter = {
+    .name = "all-wait",
+    .description = "test policy",
+    .place = all_wait,
+};
 
 static void test_register(void **s)
 {
@@ -95,9 +99,17 @@ static void test_register(void **s)
     assert_int_equal(pl_policy_count(), n + 1);
     assert_ptr_equal(pl_policy_get(n), &waiter);
     assert_pl_status(pl_policy_register(&waiter), PL_EINVAL);
-    static const pl_policy_ops clash = {"fcfs", "x", all_wait};
+    static const pl_policy_ops clash = {
+    .name = "fcfs",
+    .description = "x",
+    .place = all_wait,
+};
     assert_pl_status(pl_policy_register(&clash), PL_EINVAL);
-    static const pl_policy_ops nofn = {"nofn", "x", NULL};
+    static const pl_policy_ops nofn = {
+    .name = "nofn",
+    .description = "x",
+    .place = NULL,
+};
     assert_pl_status(pl_policy_register(&nofn), PL_EINVAL);
 
     pl_topology *t;
@@ -166,7 +178,7 @@ static void test_apply_all_or_nothing(void **s)
     pl_topology *t;
     assert_pl_ok(pl_topology_builtin("minsky", &t));
     pl_job *q[2] = {mkjob("a", 2, 1, NULL, NULL), mkjob("b", 1, 0, NULL, NULL)};
-    pl_task_demand dem = {1, 3, 1 << 20, 1 << 30, 0};
+    pl_task_demand dem = {1, 3, 1 << 20, 1 << 30, 0, 0, 0};
     assert_pl_ok(pl_job_add_task(q[1], &dem, NULL)); /* b: 2 tasks, the second with cores and memory */
     pl_policy_opts o;
     pl_policy_opts_init(&o);
@@ -179,8 +191,7 @@ static void test_apply_all_or_nothing(void **s)
     int32_t b[2] = {vx(t, "machine/package1/gpu2"), vx(t, "machine/package1/gpu3")};
     assert_gpus(d, 0, a, 2);
     assert_gpus(d, 1, b, 2);
-    pl_policy_request req = {&o, t, NULL, 0, q, 2};
-    assert_pl_ok(pl_decision_apply(d, &req, t));
+    assert_pl_ok(pl_decision_apply(d, q, 2, t));
     assert_int_equal(free_gpus(t), 0);
     int64_t alloc;
     assert_pl_ok(pl_topology_amount(t, vx(t, "machine/package1"), PL_RES_CORES, NULL, &alloc, NULL));
@@ -192,7 +203,7 @@ static void test_apply_all_or_nothing(void **s)
     /* Free a's GPUs only: a would fit again, b not: nothing is allocated. */
     assert_pl_ok(pl_topology_release(t, a[0], PL_RES_UNITS, 1));
     assert_pl_ok(pl_topology_release(t, a[1], PL_RES_UNITS, 1));
-    assert_pl_status(pl_decision_apply(d, &req, t), PL_EINVAL);
+    assert_pl_status(pl_decision_apply(d, q, 2, t), PL_EINVAL);
     assert_int_equal(free_gpus(t), 2);
     pl_decision_free(d);
     pl_job_free(q[0]);

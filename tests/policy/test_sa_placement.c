@@ -327,7 +327,7 @@ static void test_constraints_and_limits(void **state)
     o.max_placed = 2;
     pl_decision *d;
     assert_pl_ok(pl_policy_place(&o, in->t, NULL, 0, in->q, NJOBS, &d));
-    assert_int_equal(kim_check_decisions(in->t, NULL, in->q, NJOBS, d, &o), 2);
+    assert_int_equal(kim_check_decisions(in->t, in->q, NJOBS, d, &o), 2);
     assert_non_null(strstr(dec(d, H2, PL_DECISION_WAITING).reason, "max_placed"));
     pl_decision_free(d);
     /* a job larger than every machine is rejected, one no filter admits too */

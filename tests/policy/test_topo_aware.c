@@ -4,7 +4,7 @@
  * + socket-GPU 1). */
 #include <math.h>
 #include "policy_fixture.h"
-#include "policy/policy_impl.h"
+#include "internal/policy_impl.h"
 
 #define G(t, p) vx(t, "machine/package" #p "/gpu")
 
@@ -345,7 +345,7 @@ static void test_fm_refinement(void **s)
     gpus4(t, g);
     pl_policy_opts o;
     pl_policy_opts_init(&o);
-    pl_policy_request req = {&o, t, NULL, 0, NULL, 0};
+    pl_policy_request req = {.opts = &o, .topo = t};
     pl_pctx *c;
     assert_pl_ok(pl_pctx_create(&req, &c));
     uint8_t side[4] = {0, 1, 0, 1};

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include "policy_fixture.h"
 #include "policy/baseline.h"
-#include "policy/policy_impl.h"
-#include "topology/internal.h"
+#include "internal/policy_impl.h"
+#include "internal/topology_internal.h"
 
 static uint64_t rng_state;
 
@@ -65,7 +65,7 @@ static pl_job *random_job(int32_t id, int32_t maxk)
     assert_pl_ok(pl_job_create(name, &j));
     int32_t k = 1 + below(maxk);
     for (int32_t i = 0; i < k; i++) {
-        pl_task_demand d = {1, below(4), (int64_t)below(120) << 30, (int64_t)below(12) << 30, 0};
+        pl_task_demand d = {1, below(4), (int64_t)below(120) << 30, (int64_t)below(12) << 30, 0, 0, 0};
         assert_pl_ok(pl_job_add_task(j, &d, NULL));
     }
     if (k > 1 && below(2))
@@ -83,7 +83,7 @@ static int32_t classed_machines(const pl_topology *t)
 {
     pl_policy_opts o;
     pl_policy_opts_init(&o);
-    pl_policy_request req = {&o, t, NULL, 0, NULL, 0};
+    pl_policy_request req = {.opts = &o, .topo = t};
     pl_pctx *c;
     assert_pl_ok(pl_pctx_create(&req, &c));
     assert_pl_ok(pl_pctx_classes(c));
@@ -114,8 +114,7 @@ static void occupy(pl_topology *t, occupancy *oc, int32_t njobs)
     o.seed = next_u64();
     pl_decision *d;
     assert_pl_ok(pl_policy_place(&o, t, NULL, 0, q, njobs, &d));
-    pl_policy_request req = {&o, t, NULL, 0, q, njobs};
-    assert_pl_ok(pl_decision_apply(d, &req, t));
+    assert_pl_ok(pl_decision_apply(d, q, njobs, t));
     oc->n = 0;
     for (int32_t i = 0; i < njobs; i++) {
         pl_decision_info info;
@@ -255,7 +254,8 @@ static void test_reused_candidates_are_renamed(void **s)
             q[i] = random_job(i, 4);
         pl_policy_opts o;
         pl_policy_opts_init(&o);
-        pl_policy_request ra = {&o, t, oc.run, oc.n, q, nq}, rb = {&o, plain, oc.run, oc.n, q, nq};
+        pl_policy_request ra = {.opts = &o, .topo = t, .running = oc.run, .nrunning = oc.n, .queue = q, .nqueue = nq},
+                          rb = {.opts = &o, .topo = plain, .running = oc.run, .nrunning = oc.n, .queue = q, .nqueue = nq};
         pl_pctx *ca, *cb;
         assert_pl_ok(pl_pctx_create(&ra, &ca));
         assert_pl_ok(pl_pctx_create(&rb, &cb));
@@ -349,7 +349,7 @@ static void test_allocations_tell_machines_apart(void **s)
     assert_pl_ok(pl_topology_alloc(t, vx(t, "cluster/rack0/node0/package0"), PL_RES_CORES, 9));
     pl_job *job;
     assert_pl_ok(pl_job_create("pair", &job));
-    pl_task_demand dem = {1, 1, 0, 0, 0};
+    pl_task_demand dem = {1, 1, 0, 0, 0, 0, 0};
     assert_pl_ok(pl_job_add_task(job, &dem, NULL));
     assert_pl_ok(pl_job_add_task(job, &dem, NULL));
     assert_pl_ok(pl_job_add_all_to_all(job, 4));

@@ -75,3 +75,46 @@ def test_every_policy_through_the_lifecycle():
         for i in ids:
             s.release(i)
         assert free_gpus(s, "cluster/rack0/node0") + free_gpus(s, "cluster/rack0/node1") == 8, name
+
+
+def test_demands_cpu_fractional_model():
+    """A CPU-only task takes no GPU (its host is a package), two 500-milli
+    tasks share one GPU, a GPU model steers the job (placement/job.h)."""
+    t = placement.Topology.builtin("minsky")
+    s = placement.Sched(t)
+    job = placement.Job("mixed")
+    job.add_task(gpus=1, cores=2)
+    job.add_task(gpus=0, cores=3, memory=1 << 30)
+    job.add_edge(0, 1, 5.0)
+    assert job.task_demand(1) == [0, 3, 1 << 30, 0, 0, 0, 0]
+    d = s.place(placement.JobSet.of([job]), policy="topo-aware")
+    live = s.topology()
+    assert d.gpus(0) == [live.find("machine/package0/gpu0"), -1]
+    assert d.hosts(0) == [live.find("machine/package0/gpu0"), live.find("machine/package0")]
+    s.commit("mixed", job, d, 0)
+    assert s.hosts("mixed")[1] == live.find("machine/package0")
+    s.release("mixed")
+    halves = [placement.Job("h%d" % i) for i in range(3)]
+    for h in halves:
+        h.add_task(gpu_milli=500, cpu_milli=500)
+        assert h.task_demand(0)[5:] == [500, 500]
+    p = placement.Policy("topo-aware").place(t, halves)
+    assert [x.gpus for x in p] == [[t.find("machine/package0/gpu0")]] * 2 + [[t.find("machine/package0/gpu1")]]
+    k80 = placement.Job.data_parallel("k80", 1)
+    k80.set_gpu_model("K80")
+    assert k80.gpu_model() == "K80"
+    r = placement.Policy("fcfs").place(t, [k80])[0]
+    assert r.kind == "rejected" and "model K80" in r.reason
+
+
+def test_idle_rounds_follow_the_policy():
+    """The Sched keeps an instance of the policy last placed with: DRMaestro
+    asks to be called every interval (max_postpone + 1 = 11 idle rounds),
+    topo-aware only after a change."""
+    s = placement.Sched(cluster())
+    jobs = placement.JobSet.of([placement.Job.data_parallel("one", 1)])
+    assert s.idle_rounds() == 0
+    s.place(jobs, policy="drmaestro-na")
+    assert s.idle_rounds() == 11
+    s.place(jobs, policy="topo-aware")
+    assert s.idle_rounds() == 0

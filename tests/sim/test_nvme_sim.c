@@ -8,6 +8,8 @@
 #include <unistd.h>
 #include <placement/placement.h>
 #include "../common/testutil.h"
+#include <placement/disagg.h>
+#include <placement/nvme_sim.h>
 
 #define EPS 1e-6
 
@@ -296,11 +298,11 @@ static void test_scenarios_and_names(void **st)
     assert_pl_status(pl_nvme_sim_scenario("nvme-s4", &o), PL_ENOTFOUND);
     assert_non_null(strstr(pl_last_error(), "nvme-s1"));
     pl_disagg_policy p;
-    assert_pl_ok(pl_nvme_sim_policy_find("disagg-aware", &p));
+    assert_pl_ok(pl_disagg_policy_find("disagg-aware", &p));
     assert_int_equal((int)p, (int)PL_DISAGG_AWARE);
-    assert_string_equal(pl_nvme_sim_policy_name(PL_DISAGG_MIN_FRAGMENTATION), "min-fragmentation");
-    assert_null(pl_nvme_sim_policy_name(PL_DISAGG_GPU_AWARE));
-    assert_pl_status(pl_nvme_sim_policy_find("bf", &p), PL_ENOTFOUND);
+    assert_string_equal(pl_disagg_policy_name(PL_DISAGG_MIN_FRAGMENTATION), "min-fragmentation");
+    assert_null(pl_disagg_policy_name(PL_DISAGG_GPU_AWARE));
+    assert_pl_status(pl_disagg_policy_find("bf", &p), PL_ENOTFOUND);
 }
 
 static void test_errors(void **st)

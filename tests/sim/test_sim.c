@@ -227,7 +227,11 @@ static pl_status greedy_first_gpu(const pl_policy_request *req, pl_decision *out
 
 static void double_booking(double second_arrival)
 {
-    static const pl_policy_ops ops = {"test-double-book", "puts everything on gpu0", greedy_first_gpu};
+    static const pl_policy_ops ops = {
+    .name = "test-double-book",
+    .description = "puts everything on gpu0",
+    .place = greedy_first_gpu,
+};
     assert_pl_ok(pl_policy_register(&ops));
     pl_topology *t = sim_minsky(1);
     pl_jobset *js = SIM_JOBS(sim_job("first", 1, 0, 0, 100), sim_job("second", 1, 0, second_arrival, 100));

@@ -200,7 +200,11 @@ static pl_status first_gpu(const pl_policy_request *req, pl_decision *out)
 static void test_failed_gpu_check(void **s)
 {
     (void)s;
-    static const pl_policy_ops ops = {"test-failed-gpu", "places on gpu0", first_gpu};
+    static const pl_policy_ops ops = {
+    .name = "test-failed-gpu",
+    .description = "places on gpu0",
+    .place = first_gpu,
+};
     assert_pl_ok(pl_policy_register(&ops));
     pl_topology *t = sim_minsky(1);
     pl_jobset *js = SIM_JOBS(sim_job("late", 1, 0, 5, 10));

@@ -265,7 +265,11 @@ static void over_capacity(double third_arrival)
 static void test_capacity_is_a_hard_limit(void **s)
 {
     (void)s;
-    static const pl_policy_ops ops = {"test-all-on-gpu0", "puts every task on the first GPU", all_on_first_gpu};
+    static const pl_policy_ops ops = {
+    .name = "test-all-on-gpu0",
+    .description = "puts every task on the first GPU",
+    .place = all_on_first_gpu,
+};
     assert_pl_ok(pl_policy_register(&ops));
     over_capacity(0);
     over_capacity(5);

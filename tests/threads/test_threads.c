@@ -168,8 +168,7 @@ static void place_once(answers *a, const char *policy, const pl_jobset *js, cons
         }
         record(a, (double)(h >> 12), "%s decision hash", policy);
         record(a, placed, "%s placed", policy);
-        pl_policy_request req = {&opts, c, NULL, 0, queue, nq};
-        check(a, pl_decision_apply(d, &req, c), "pl_decision_apply");
+        check(a, pl_decision_apply(d, queue, nq, c), "pl_decision_apply");
         int64_t cap = 0, free_gpus = 0;
         check(a, pl_topology_subtree_amount(c, 0, PL_VK_GPU, PL_RES_UNITS, &cap, &free_gpus),
               "pl_topology_subtree_amount");

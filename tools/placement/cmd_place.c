@@ -192,12 +192,14 @@ static pl_status gpu_list(const pl_topology *t, const pl_decision_info *info, ch
         return PL_ENOMEM;
     s[0] = '\0';
     for (int32_t g = 0; g < info->ngpus; g++) {
-        pl_status st = pl_topology_path_name(t, info->gpus[g], path, sizeof path);
+        /* A CPU-only task has no GPU: its package, marked so. */
+        int cpu = info->gpus[g] < 0;
+        pl_status st = pl_topology_path_name(t, info->hosts[g], path, sizeof path);
         if (st) {
             free(s);
             return st;
         }
-        size_t need = len + strlen(path) + 2;
+        size_t need = len + strlen(path) + 6;
         if (need > cap) {
             char *n = realloc(s, cap = need * 2);
             if (!n) {
@@ -206,7 +208,7 @@ static pl_status gpu_list(const pl_topology *t, const pl_decision_info *info, ch
             }
             s = n;
         }
-        len += (size_t)sprintf(s + len, "%s%s", g ? "," : "", path);
+        len += (size_t)sprintf(s + len, "%s%s%s", g ? "," : "", cpu ? "cpu:" : "", path);
     }
     *out = s;
     return PL_OK;
@@ -291,7 +293,19 @@ static pl_status print_json_record(const pl_topology *t, const pl_job *job, cons
     }
     fputs(", \"gpus\": [", stdout);
     for (int32_t g = 0; g < info->ngpus; g++) {
+        fputs(g ? ", " : "", stdout);
+        if (info->gpus[g] < 0) {
+            fputs("null", stdout);
+            continue;
+        }
         pl_status st = pl_topology_path_name(t, info->gpus[g], path, sizeof path);
+        if (st)
+            return st;
+        out_json_string(stdout, path);
+    }
+    fputs("], \"hosts\": [", stdout);
+    for (int32_t g = 0; g < info->ngpus; g++) {
+        pl_status st = pl_topology_path_name(t, info->hosts[g], path, sizeof path);
         if (st)
             return st;
         fputs(g ? ", " : "", stdout);
@@ -399,8 +413,7 @@ static pl_status run(const place_args *a, pl_topology *t, pl_jobset *set)
     pl_decision *d = NULL;
     st = pl_policy_place(&o, t, NULL, 0, q, n, &d);
     if (!st && a->dot) {
-        pl_policy_request req = {&o, t, NULL, 0, q, n};
-        if (!(st = pl_decision_apply(d, &req, t)))
+        if (!(st = pl_decision_apply(d, q, n, t)))
             st = pl_topology_write_dot(t, stdout);
     } else if (!st && a->format == OUT_JSON) {
         st = print_json(t, o.policy ? o.policy : "topo-aware", q, n, d);

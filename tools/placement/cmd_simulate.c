@@ -56,6 +56,8 @@ static void simulate_usage(FILE *f)
             "                       DIR/NAME-POLICY-timeline.csv (utilisation over time) and\n"
             "                       DIR/NAME.svg (CDFs of slowdown and waiting time, utilisation)\n"
             "  -q, --quiet          no progress bar on the terminal\n"
+            "      --nodes FILE     Alibaba's openb node list: the ATC'23 saturation experiment on\n"
+            "                       an openb pod list (--trace), own options: --nodes FILE --help\n"
             "  -F, --format FMT     table (default), csv (a header and one line per policy) or\n"
             "                       json (one document: the workload, its size, a record per policy)\n"
             "\n"
@@ -115,6 +117,9 @@ int cmd_simulate(int argc, char **argv)
 {
     if (wants_nvme_scenario(argc, argv))
         return cmd_simulate_nvme(argc, argv);
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--nodes"))
+            return cmd_simulate_openb(argc, argv);
     static const struct option longopts[] = {
         {"scenario", required_argument, NULL, 's'}, {"trace", required_argument, NULL, 't'},
         {"machines", required_argument, NULL, 'm'}, {"jobs", required_argument, NULL, 'n'},

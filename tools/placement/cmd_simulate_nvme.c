@@ -7,6 +7,8 @@
 #include <string.h>
 #include <placement/placement.h>
 #include "commands.h"
+#include <placement/disagg.h>
+#include <placement/nvme_sim.h>
 
 #define NVME_MAX_POLICIES 4
 
@@ -140,11 +142,11 @@ int cmd_simulate_nvme(int argc, char **argv)
     for (char *tok = strtok(polbuf, ","); tok; tok = strtok(NULL, ",")) {
         if (npol == NVME_MAX_POLICIES)
             return nvme_usage_error("--policy wants 1 to 4 names");
-        if (pl_nvme_sim_policy_find(tok, &pols[npol])) {
+        if (pl_disagg_policy_find(tok, &pols[npol])) {
             fprintf(stderr, "placement simulate: %s\n", pl_last_error());
             return 2;
         }
-        names[npol] = pl_nvme_sim_policy_name(pols[npol]);
+        names[npol] = pl_disagg_policy_name(pols[npol]);
         npol++;
     }
     if (npol == 0)

@@ -11,7 +11,8 @@ static void solve_usage(FILE *f)
 {
     fprintf(f,
             "usage: placement solve [--solver NAME|all] [--verify] [--lp-check] [--flows]\n"
-            "                       [--pivot-block N] [--scaling-factor N] FILE.min\n"
+            "                       [--pivot-block N] [--scaling-factor N]\n"
+            "                       [--format table|csv|json] FILE.min\n"
             "\n"
             "Solve a DIMACS min-cost-flow problem (FILE '-' reads standard input).\n"
             "Prints 's COST' (the DIMACS solution line); with --solver all, a table with\n"
@@ -26,6 +27,8 @@ static void solve_usage(FILE *f)
             "      --pivot-block N     network-simplex: arcs per pivot search block\n"
             "                          (default about sqrt(arcs))\n"
             "      --scaling-factor N  cost-scaling: epsilon divisor per phase, >= 2 (default 16)\n"
+            "  -F, --format F     with --solver all: table (default), csv or json, one row per\n"
+            "                     solver: solver, status, cost, seconds, iterations, checks, error\n"
             "\n"
             "Exit status: 0 solved, 1 infeasible/unbounded/check failed, 2 usage or input error.\n",
             PL_DEFAULT_SOLVER);
@@ -36,6 +39,7 @@ typedef struct solve_args {
     const char *file;
     int verify, lp_check, flows, quiet;
     int pivot_block, scaling_factor;
+    int format;
 } solve_args;
 
 /* A non-negative int option value, or -1 with a message. */
@@ -59,11 +63,12 @@ static int parse_args(int argc, char **argv, solve_args *a)
         {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
         {"pivot-block", required_argument, NULL, 'P'},
         {"scaling-factor", required_argument, NULL, 'S'},
+        {"format", required_argument, NULL, 'F'},
         {NULL, 0, NULL, 0},
     };
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "s:vlfqh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "s:vlfqF:h", longopts, NULL)) != -1) {
         switch (c) {
         case 's': a->solver = optarg; break;
         case 'v': a->verify = 1; break;
@@ -79,6 +84,12 @@ static int parse_args(int argc, char **argv, solve_args *a)
             if ((a->scaling_factor = int_arg("scaling-factor", optarg)) < 0)
                 return 2;
             break;
+        case 'F':
+            if ((a->format = out_format(optarg)) < 0) {
+                fprintf(stderr, "placement solve: --format wants table, csv or json, got '%s'\n", optarg);
+                return 2;
+            }
+            break;
         default: solve_usage(stderr); return 2;
         }
     }
@@ -88,6 +99,11 @@ static int parse_args(int argc, char **argv, solve_args *a)
         return 2;
     }
     a->file = argv[optind];
+    /* One solver prints the DIMACS solution, which has a format of its own. */
+    if (a->format != OUT_TABLE && !(a->solver && !strcmp(a->solver, "all"))) {
+        fprintf(stderr, "placement solve: --format csv|json needs --solver all\n");
+        return 2;
+    }
     return -1;
 }
 
@@ -154,11 +170,74 @@ static int solve_one(pl_flownet *net, const solve_args *a)
     return rc;
 }
 
+/* One solver's line of --solver all; cost and iterations only when ok. */
+typedef struct solve_row {
+    const char *solver;
+    pl_status status;
+    int64_t cost, iterations;
+    double seconds;
+    const char *checks, *error;
+} solve_row;
+
+static void print_row(const solve_row *r, int format, int first)
+{
+    if (format == OUT_TABLE) {
+        if (r->status)
+            printf("%-18s %16s %10.4f %12s %s\n", r->solver, pl_status_name(r->status), r->seconds, "-",
+                   r->error);
+        else
+            printf("%-18s %16" PRId64 " %10.4f %12" PRId64 " %s\n", r->solver, r->cost, r->seconds,
+                   r->iterations, r->checks);
+    } else if (format == OUT_CSV) {
+        out_csv_field(stdout, r->solver);
+        printf(",%s,", pl_status_name(r->status));
+        if (!r->status)
+            printf("%" PRId64, r->cost);
+        printf(",%.6f,", r->seconds);
+        if (!r->status)
+            printf("%" PRId64, r->iterations);
+        putchar(',');
+        out_csv_field(stdout, r->status ? "" : r->checks);
+        putchar(',');
+        out_csv_field(stdout, r->status ? r->error : "");
+        putchar('\n');
+    } else {
+        printf("%s\n    {\"solver\": ", first ? "" : ",");
+        out_json_string(stdout, r->solver);
+        printf(", \"status\": \"%s\", \"cost\": ", pl_status_name(r->status));
+        if (r->status)
+            printf("null, \"seconds\": ");
+        else
+            printf("%" PRId64 ", \"seconds\": ", r->cost);
+        out_json_number(stdout, r->seconds);
+        if (r->status)
+            printf(", \"iterations\": null, \"checks\": null, \"error\": ");
+        else {
+            printf(", \"iterations\": %" PRId64 ", \"checks\": ", r->iterations);
+            out_json_string(stdout, r->checks);
+            printf(", \"error\": ");
+        }
+        if (r->status)
+            out_json_string(stdout, r->error);
+        else
+            printf("null");
+        putchar('}');
+    }
+}
+
 /* Every solver on the same network, side by side. */
 static int solve_all(pl_flownet *net, const solve_args *a)
 {
-    int rc = 0;
-    printf("%-18s %16s %10s %12s %s\n", "solver", "cost", "seconds", "iterations", "checks");
+    int rc = 0, rows = 0;
+    if (a->format == OUT_TABLE)
+        printf("%-18s %16s %10s %12s %s\n", "solver", "cost", "seconds", "iterations", "checks");
+    else if (a->format == OUT_CSV)
+        printf("solver,status,cost,seconds,iterations,checks,error\n");
+    else {
+        printf("{\"file\": ");
+        out_json_string(stdout, a->file);
+        printf(", \"solvers\": [");
+    }
     for (int i = 0; i < pl_solver_count(); i++) {
         const pl_solver_ops *ops = pl_solver_at(i);
         if (!ops)
@@ -171,17 +250,18 @@ static int solve_all(pl_flownet *net, const solve_args *a)
         o.scaling_factor = a->scaling_factor;
         o.cold_start = 1; /* each solver from scratch, not from the previous one's answer */
         pl_solve_stats stats;
-        pl_status st = pl_flownet_solve(net, &o, &stats);
-        if (st) {
-            printf("%-18s %16s %10.4f %12s %s\n", ops->name, pl_status_name(st), stats.solve_seconds,
-                   "-", pl_last_error());
-            if (fail_code(st) > rc)
-                rc = fail_code(st);
+        solve_row r = {ops->name, pl_flownet_solve(net, &o, &stats), 0, 0, 0.0, "-", ""};
+        r.seconds = stats.solve_seconds;
+        if (r.status) {
+            r.error = pl_last_error();
+            if (fail_code(r.status) > rc)
+                rc = fail_code(r.status);
+            print_row(&r, a->format, rows++ == 0);
             continue;
         }
-        int64_t cost;
-        pl_flownet_solution_cost(net, &cost);
-        const char *checks = a->verify ? "certificate ok" : "-";
+        pl_flownet_solution_cost(net, &r.cost);
+        r.iterations = stats.iterations;
+        r.checks = a->verify ? "certificate ok" : "-";
         char buf[64];
         if (a->lp_check) {
             pl_status lst = pl_flow_lp_check(net, NULL);
@@ -191,13 +271,14 @@ static int solve_all(pl_flownet *net, const solve_args *a)
                      lst == PL_OK ? "GLPK agrees" : lst == PL_EVERIFY ? "GLPK DISAGREES"
                                                                       : "GLPK cannot check: ",
                      lst == PL_OK || lst == PL_EVERIFY ? "" : pl_status_name(lst));
-            checks = buf;
+            r.checks = buf;
             if (lst != PL_OK && rc == 0)
                 rc = 1;
         }
-        printf("%-18s %16" PRId64 " %10.4f %12" PRId64 " %s\n", ops->name, cost, stats.solve_seconds,
-               stats.iterations, checks);
+        print_row(&r, a->format, rows++ == 0);
     }
+    if (a->format == OUT_JSON)
+        printf("\n  ]}\n");
     return rc;
 }
 

@@ -13,7 +13,10 @@ int cmd_place(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 /* `simulate --scenario nvme-*` (seed 001), dispatched from cmd_simulate. */
 int cmd_simulate_nvme(int argc, char **argv);
+/* `simulate --nodes FILE` (Alibaba's openb lists, ATC'23), dispatched from cmd_simulate. */
+int cmd_simulate_openb(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_slurm_conf(int argc, char **argv);
 
 /* ---- machine-readable output (output.c) ---- */
 

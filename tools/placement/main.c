@@ -14,6 +14,7 @@ static const struct command {
     {"topo", cmd_topo, "show a machine or cluster topology (hwloc, XML, JSON or builtin), as text or DOT"},
     {"place", cmd_place, "decide where a queue of jobs goes with a placement policy"},
     {"simulate", cmd_simulate, "replay a workload on a cluster under policies and compare them"},
+    {"slurm-conf", cmd_slurm_conf, "write slurm.conf node lines, gres.conf and topology.conf of a cluster"},
     {"demo", cmd_demo, "the SC17 scenarios under four policies, beside the paper's numbers"},
 };
 

@@ -103,9 +103,9 @@ class FlowResult:
 class Decision:
     """What a policy decided for one job."""
 
-    __slots__ = ("job", "kind", "gpus", "machine", "utility", "comm_cost", "slowdown", "reason")
+    __slots__ = ("job", "kind", "gpus", "machine", "utility", "comm_cost", "slowdown", "reason", "hosts")
 
-    def __init__(self, job, kind, gpus, machine, utility, comm_cost, slowdown, reason):
+    def __init__(self, job, kind, gpus, machine, utility, comm_cost, slowdown, reason, hosts=()):
         self.job = job              # the job's name
         self.kind = kind            # "placed", "postponed", "waiting" or "rejected"
         self.gpus = gpus            # GPU vertex of each task (empty unless placed)
@@ -114,6 +114,8 @@ class Decision:
         self.comm_cost = comm_cost
         self.slowdown = slowdown
         self.reason = reason        # why not placed ("" when placed)
+        self.hosts = hosts          # where each task runs: its GPU, or a CPU-only task's package
+        #                             (its gpus entry is -1); equals gpus for GPU tasks only
 
     @property
     def placed(self):
@@ -138,7 +140,7 @@ class Placement(list):
         super().__init__(
             Decision(names[i], decision_kind_name(decisions.kind(i)), decisions.gpus(i),
                      decisions.machine(i), decisions.utility(i), decisions.comm_cost(i),
-                     decisions.slowdown(i), decisions.reason(i) or "")
+                     decisions.slowdown(i), decisions.reason(i) or "", decisions.hosts(i))
             for i in range(decisions.count()))
 
     def placed(self):

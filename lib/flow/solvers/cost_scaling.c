@@ -21,9 +21,12 @@
  *    bucket array (the bucket window slides), and it proves infeasibility
  *    when an excess node cannot reach any deficit;
  *  - price refinement: before a phase, if the current flow has no excess,
- *    try to find prices making it eps-optimal for the new eps (longest path
- *    in eps units, label-correcting with a work budget); on success the phase
- *    is skipped. Once the flow is optimal, every later phase is skipped;
+ *    try to find prices making it eps-optimal for the new eps (rounds of a
+ *    longest path over the admissible arcs, found by a depth-first search,
+ *    then a top-down bucket pass, as LEMON does); on success the phase is
+ *    skipped. Once the flow is optimal, every later phase is skipped. A
+ *    failed attempt keeps the prices it lowered (still eps-optimal for the
+ *    old eps): undoing them doubled the next phases' time on NETGEN;
  *  - the path search doubles as push look-ahead: no flow is pushed into a
  *    node from which no admissible arc leaves (it is relabelled first).
  * Arc fixing is not implemented (see the commit report: the scans it saves
@@ -81,13 +84,14 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
-#include "../flownet_impl.h"
+#include "internal/flownet_impl.h"
 #define CS_DEFAULT_ALPHA 16
 #define CS_PRICE_MIN (-((int64_t)1 << 62))
 #define CS_INF INT64_MAX
 #define CS_PATH_MAX 4          /* arcs per partial augmentation */
 #define CS_WARM_FLOOR_PHASE 2 /* see run_layout() */
 #define CS_UPDATE_FACTOR 1     /* global update after n * this relabels */
+#define CS_REFINE_ROUNDS 8     /* price refinement rounds before giving up */
 
 /* The two residual arc layouts (see "Layout and memory"). */
 typedef struct cs_arc16 {
@@ -561,72 +565,143 @@ CS_INLINE pl_status global_update(cs_work *w, int W)
 
 /* ---- price refinement ---------------------------------------------------------- */
 
-/* With a flow (no excess) that is eps-optimal, look for prices making it
- * eps2-optimal: lower each price by d[v] * eps2 where d is the longest path
- * from a virtual source with gains g(r) = -floor(c_p(r) / eps2) - 1 (positive
- * only on arcs violating eps2-optimality), by FIFO label correcting. Gives
- * up, leaving the prices alone, after a budget of arc scans or on a positive
- * cycle (then no such prices exist). Returns 1 when the prices were changed
- * so the phase for eps2 can be skipped. */
-CS_INLINE int price_refine(cs_work *w, int W, int64_t eps2)
+/* Drops of the price refinement: d[v] = steps of eps2 by which v must drop
+ * below its admissible predecessors, the longest path over the admissible
+ * arcs (residual, reduced cost < 0) with gains -floor(c_p / eps2) - 1, found
+ * by one depth-first search backwards along them: a node is finished once
+ * all its admissible predecessors are, and its drop is then final, so the
+ * search and the longest path share one scan of the arcs (an arc u -> v is
+ * seen at v as the partner of v -> u, through the CS_OPEN flag). Returns 0
+ * on an admissible cycle (no such drops exist); else 1 with the largest drop
+ * in *top. Uses cur (arc pointers), queued (0 new, 1 on the path, 2
+ * finished) and ovf (the path). */
+CS_INLINE int pr_drops(cs_work *w, int W, int64_t eps2, int64_t *top)
 {
     const int32_t n = w->n;
-    int64_t *d = w->rank;
-    int32_t *len = w->bnext;
-    int64_t budget = 2 * (int64_t)w->first[n] + n;
-    w->qhead = w->qlen = 0;
+    int32_t *path = w->ovf;
+    int64_t *d = w->rank, hi = 0;
     for (int32_t v = 0; v < n; v++) {
+        w->cur[v] = w->first[v];
+        w->queued[v] = 0;
         d[v] = 0;
-        len[v] = 0;
     }
-    for (int32_t u = 0; u < n; u++) {
-        int64_t pu = w->price[u];
-        for (int32_t i = w->first[u], e = w->first[u + 1]; i < e; i++) {
-            if (arc_rcap(w, W, i) > 0 && arc_cost(w, W, i) + pu - w->price[arc_head(w, W, i)] < -eps2) {
-                enqueue(w, u);
-                break;
+    for (int32_t s = 0; s < n; s++) {
+        if (w->queued[s])
+            continue;
+        int32_t len = 0;
+        path[len++] = s;
+        w->queued[s] = 1;
+        while (len > 0) {
+            int32_t v = path[len - 1], e = w->first[v + 1], i = w->cur[v], next = -1;
+            int64_t pv = w->price[v], dv = d[v];
+            for (; i < e; i++) {
+                if (!(arc_rev(w, W, i) & CS_OPEN))
+                    continue;
+                int32_t u = arc_head(w, W, i);
+                int64_t cp = -arc_cost(w, W, i) + w->price[u] - pv; /* of u -> v */
+                if (cp >= 0)
+                    continue;
+                if (w->queued[u] == 1)
+                    return 0;
+                if (w->queued[u] == 0) {
+                    next = u; /* arc i is seen again once u is finished */
+                    break;
+                }
+                int64_t nd = d[u] - floor_div(cp, eps2) - 1;
+                dv = nd > dv ? nd : dv;
+            }
+            d[v] = dv;
+            if (next >= 0) {
+                w->cur[v] = i;
+                w->queued[next] = 1;
+                path[len++] = next;
+            } else {
+                w->queued[v] = 2;
+                hi = dv > hi ? dv : hi;
+                len--;
             }
         }
     }
-    int ok = 1;
-    while (w->qlen > 0 && ok) {
-        int32_t u = dequeue(w);
-        int64_t du = d[u], pu = w->price[u];
-        budget -= w->first[u + 1] - w->first[u] + 1;
-        if (budget < 0) {
-            ok = 0;
-            break;
-        }
-        for (int32_t i = w->first[u], e = w->first[u + 1]; i < e; i++) {
-            if (arc_rcap(w, W, i) <= 0)
-                continue;
-            int32_t v = arc_head(w, W, i);
-            int64_t cp = arc_cost(w, W, i) + pu - w->price[v];
-            if (du == 0 && cp >= -eps2)
-                continue; /* gain <= 0 from depth 0 */
-            int64_t nd = du - floor_div(cp, eps2) - 1;
-            if (nd <= d[v])
-                continue;
-            d[v] = nd;
-            len[v] = len[u] + 1;
-            if (len[v] >= n) { /* a positive cycle: the flow is not eps2-optimal */
-                ok = 0;
-                break;
-            }
-            if (!w->queued[v])
-                enqueue(w, v);
-        }
-    }
-    while (w->qlen > 0)
-        dequeue(w);
-    if (!ok)
-        return 0;
-    for (int32_t v = 0; v < n; v++)
-        if (d[v] > 0 && d[v] > (w->price[v] - CS_PRICE_MIN) / eps2)
-            return 0; /* would leave the price range: let refine try instead */
-    for (int32_t v = 0; v < n; v++)
-        w->price[v] -= d[v] * eps2;
+    *top = hi;
     return 1;
+}
+
+/* Steps of eps2 by which head must drop below tail for residual arc i to
+ * meet eps2-optimality: -floor(c_p / eps2) - 1 (> 0 only if c_p < -eps2). */
+CS_INLINE int64_t pr_gain(const cs_work *w, int W, int32_t i, int64_t pu, int64_t eps2)
+{
+    return -floor_div(arc_cost(w, W, i) + pu - w->price[arc_head(w, W, i)], eps2) - 1;
+}
+
+/* Price refinement (the heuristic of LEMON's CostScaling, after Goldberg's
+ * CS2): with a flow (no excess) that is eps-optimal, look for prices making
+ * it eps2-optimal, so that the phase for eps2 can be skipped. Each round
+ * computes how many steps of eps2 each node must drop (pr_drops(): a
+ * longest path over the admissible arcs), then settles the nodes from the
+ * largest drop down with buckets, so that a node also drops far enough for
+ * its other residual arcs, and lowers the prices. A round whose drops are
+ * all zero proves eps2-optimality. Gives up (returns 0; the prices stay
+ * eps-optimal, as every round keeps them) on an admissible cycle, on a drop
+ * beyond the bucket array, or after CS_REFINE_ROUNDS rounds. A label-
+ * correcting search that ran before this one exhausted its budget in every
+ * NETGEN phase measured; this takes O(m) a round and succeeds in the last
+ * three or four. */
+CS_INLINE int price_refine_rounds(cs_work *w, int W, int64_t eps2)
+{
+    const int32_t n = w->n, nb = w->nb;
+    int64_t *d = w->rank;
+    for (int round = 0; round < CS_REFINE_ROUNDS; round++) {
+        int64_t top;
+        if (!pr_drops(w, W, eps2, &top))
+            return 0;
+        if (top == 0)
+            return 1;
+        if (top >= nb)
+            return 0;
+        for (int32_t b = 0; b <= top; b++)
+            w->bucket[b] = -1;
+        for (int32_t v = 0; v < n; v++)
+            if (d[v] > 0)
+                bucket_insert(w, (int32_t)d[v], v);
+        for (int32_t r = (int32_t)top; r > 0; r--) {
+            while (w->bucket[r] >= 0) {
+                int32_t u = w->bucket[r];
+                w->bucket[r] = w->bnext[u];
+                if (w->bnext[u] >= 0)
+                    w->bprev[w->bnext[u]] = -1;
+                int64_t pu = w->price[u];
+                for (int32_t i = w->first[u], e = w->first[u + 1]; i < e; i++) {
+                    int32_t v = arc_head(w, W, i);
+                    if (d[v] >= r || arc_rcap(w, W, i) <= 0)
+                        continue;
+                    /* An arc gaining more than 0 would lift v above r,
+                     * which is being settled: the next round sees it. */
+                    int64_t g = pr_gain(w, W, i, pu, eps2);
+                    int64_t nd = r + (g < 0 ? g : 0);
+                    if (nd <= d[v])
+                        continue;
+                    if (d[v] > 0)
+                        bucket_remove(w, (int32_t)d[v], v);
+                    d[v] = nd;
+                    bucket_insert(w, (int32_t)nd, v);
+                }
+            }
+        }
+        for (int32_t v = 0; v < n; v++)
+            if (d[v] > (w->price[v] - CS_PRICE_MIN) / eps2)
+                return 0; /* would leave the price range: let refine try instead */
+        for (int32_t v = 0; v < n; v++)
+            w->price[v] -= d[v] * eps2;
+    }
+    return 0;
+}
+
+/* price_refine_rounds() borrows queued[], which the phases need all zero. */
+CS_INLINE int price_refine(cs_work *w, int W, int64_t eps2)
+{
+    int ok = price_refine_rounds(w, W, eps2);
+    memset(w->queued, 0, (size_t)w->n);
+    return ok;
 }
 
 /* ---- refine ------------------------------------------------------------------- */

@@ -27,7 +27,7 @@
  * a tentative one, dist + cost, in [-2^63, 2^62]. */
 #include <stdlib.h>
 #include <string.h>
-#include "../flownet_impl.h"
+#include "internal/flownet_impl.h"
 
 #define CC_DEEP_LIMIT (-PL_FLOW_LIMIT)
 

@@ -3,8 +3,8 @@
  * unimodular, so the optimal basic solution GLPK returns is integral and so
  * are its row duals (for integral costs); both are rounded back to int64_t
  * after checking they really are integers. */
-#include "../flownet_impl.h"
-#include "../glpk_util.h"
+#include "internal/flownet_impl.h"
+#include "internal/glpk_util.h"
 
 typedef struct glpk_job {
     const pl_flow_problem *p;

@@ -107,7 +107,7 @@
  * moves to its other bound); opts->max_iterations caps it (PL_ELIMIT). */
 #include <stdlib.h>
 #include <string.h>
-#include "../flownet_impl.h"
+#include "internal/flownet_impl.h"
 
 #define NS_LOWER 1    /* non-tree arc at flow 0 */
 #define NS_TREE 0

@@ -1,6 +1,6 @@
 /* Solvers by name (the registry itself: lib/core/registry.c). */
-#include "../flownet_impl.h"
-#include "../../core/registry.h"
+#include "internal/flownet_impl.h"
+#include "internal/registry.h"
 
 /* The default (PL_DEFAULT_SOLVER) comes first. */
 static const pl_solver_ops *const builtin[] = {

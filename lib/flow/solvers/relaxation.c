@@ -66,7 +66,7 @@
  * iterate(); opts->max_iterations caps it (PL_ELIMIT). */
 #include <stdlib.h>
 #include <string.h>
-#include "../flownet_impl.h"
+#include "internal/flownet_impl.h"
 
 #define RX_PRICE_LIMIT ((int64_t)1 << 61)
 #define RX_WARM_LIMIT ((int64_t)1 << 60)

@@ -23,7 +23,7 @@
  * int64_t under the normalised problem's guarantees.
  */
 #include <stdlib.h>
-#include "../flownet_impl.h"
+#include "internal/flownet_impl.h"
 
 enum { UNSEEN = 0, LABELLED = 1, SETTLED = 2 };
 enum { FRESH = 0, SEEN = 1, ON_PATH = 2, DEAD = 3 };

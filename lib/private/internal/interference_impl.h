@@ -1,0 +1,22 @@
+/* Internal declarations of the interference module (not installed). */
+#ifndef PL_INTERFERENCE_IMPL_H
+#define PL_INTERFERENCE_IMPL_H
+
+#include <stddef.h>
+#include <placement/interference.h>
+#include <placement/job.h>
+#include "internal/core.h"
+
+/* The SC17 artifact's prof_from_experiments.json, embedded at build time by
+ * embed.py from data/prof_sc17.json (NUL-terminated; the length excludes
+ * the NUL), so pl_profile_set_builtin() reads no file at run time. */
+PL_INTERNAL extern const char pl_sc17_profiles_json[];
+PL_INTERNAL extern const size_t pl_sc17_profiles_json_len;
+
+/* Solo run time of job on k GPUs at a spread: its profile at that spread,
+ * else its profile at the other spread scaled by the 2-GPU ratio of the
+ * two, else its duration; PL_EINVAL with the job named when none exists. */
+PL_INTERNAL pl_status pl_profile_solo_time(const pl_profile_set *ps, const pl_job *job, int32_t k,
+                                           pl_spread spread, double *out);
+
+#endif

@@ -1,0 +1,200 @@
+/**
+ * \file placement/nvme_sim.h (internal, not installed)
+ * \brief Trace-driven simulation of seed 001's NVMe experiments (Call
+ *        thesis, chapter 4, Tables 4.2-4.5) on top of placement/disagg.h:
+ *        Poisson arrivals of the Table 4.1 workloads, an EDF queue, one of
+ *        the disaggregation policies, and the thesis's metrics (missed
+ *        deadlines, waiting time, composition size, sharing ratio,
+ *        utilisation).
+ *
+ * Life cycle: pl_nvme_sim_opts_init() (or pl_nvme_sim_scenario() for a
+ * named scenario) -> pl_nvme_sim_generate() (or a hand-made trace) ->
+ * pl_nvme_sim_run() once per policy -> pl_nvme_sim_result_summary() /
+ * pl_nvme_sim_result_write_csv() -> pl_nvme_sim_result_free().
+ * A run is a function of its inputs: the same trace and options give the
+ * same records and CSV, byte for byte. doc/results.md ("Seed 001")
+ * describes every definition and choice.
+ *
+ * Thread-safety: no shared state; results are not synchronised.
+ */
+#ifndef PLACEMENT_NVME_SIM_H
+#define PLACEMENT_NVME_SIM_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <placement/status.h>
+#include <placement/disagg.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Internal (not installed, not exported): `placement simulate --scenario
+ * nvme-*` runs it. */
+#pragma GCC visibility push(hidden)
+
+/** \defgroup pl_nvme_sim Seed 001 NVMe simulation
+ *  @{ */
+
+/** What the target load factor measures (pl_nvme_sim_rate()). */
+typedef enum pl_nvme_load_basis {
+    PL_NVME_LOAD_CPU = 0,        /**< Cores of the fat node (default: the thesis's "CPU load factor"). */
+    PL_NVME_LOAD_BOTTLENECK = 1  /**< The most loaded of cores, NVMe bandwidth and capacity. */
+} pl_nvme_load_basis;
+
+/** Workload generation, cluster size, measurement; initialise with pl_nvme_sim_opts_init(). */
+typedef struct pl_nvme_sim_opts {
+    int32_t jobs;             /**< Workloads generated (default 1500). */
+    double load;              /**< Target load factor (default 0.7): see pl_nvme_sim_rate(). */
+    pl_nvme_load_basis load_basis; /**< Default ::PL_NVME_LOAD_CPU. */
+    int window;               /**< Non-zero (default): measure only the fat-node window (pl_nvme_sim_run()); 0: every workload. */
+    double frac_bandwidth;    /**< Share of bandwidth-bound (SMUFIN) workloads (S1: 0.7). */
+    double frac_capacity;     /**< Share of capacity-bound workloads (S1: 0.1). */
+    double frac_compute;      /**< Share of compute-bound workloads (S1: 0.2). */
+    double frac_high;         /**< Share of high-priority workloads (default 0.2). */
+    uint64_t seed;            /**< Generator seed (default 1). */
+    int32_t nodes;            /**< Nodes (default 5). */
+    int32_t cores_per_node;   /**< Cores per node (default 25). */
+    int32_t nvme;             /**< NVMe devices in the pool (default 10). */
+    int64_t nvme_bw_bytes_per_s; /**< Per device (default 2 GB/s). */
+    int64_t nvme_cap_bytes;   /**< Per device (default 600 GB). */
+} pl_nvme_sim_opts;
+
+/** \brief Defaults listed in ::pl_nvme_sim_opts (scenario S1 at load 0.7, CPU basis, window on). NULL is a no-op. */
+void pl_nvme_sim_opts_init(pl_nvme_sim_opts *o);
+
+/**
+ * \brief Set the workload mix of a named scenario of Table 4.2: "nvme-s1"
+ *        (70% bandwidth / 10% capacity / 20% compute), "nvme-s2" (10/70/20),
+ *        "nvme-s3" (20/10/70). Other fields are left as they are.
+ * \return ::PL_OK; ::PL_EINVAL for NULL; ::PL_ENOTFOUND for another name
+ *         (the message lists the names).
+ */
+pl_status pl_nvme_sim_scenario(const char *name, pl_nvme_sim_opts *o);
+
+/** \brief NULL-terminated list of the scenario names (static). */
+const char *const *pl_nvme_sim_scenario_names(void);
+
+/**
+ * \brief Poisson arrival rate (workloads per second) giving the target load
+ *        factor as the offered load of an ideal "fat node" (all cores,
+ *        bandwidth and capacity in one place): rate x E[cores x base time] /
+ *        total cores = o->load (::PL_NVME_LOAD_CPU), or the same with the
+ *        maximum over cores, NVMe bandwidth and NVMe capacity
+ *        (::PL_NVME_LOAD_BOTTLENECK).
+ * \return ::PL_OK; ::PL_EINVAL for NULL, load <= 0, negative or all-zero
+ *         fractions, or a cluster with no cores.
+ */
+pl_status pl_nvme_sim_rate(const pl_nvme_sim_opts *o, double *rate_per_s);
+
+/**
+ * \brief Generate the workload: o->jobs Table 4.1 presets with exponential
+ *        inter-arrival times at pl_nvme_sim_rate(), the type drawn by the
+ *        fractions, high priority with probability frac_high, deadlines by
+ *        Eq. 4.5. Deterministic for o->seed.
+ * \param[out] jobs receives a malloc'ed array (free() it); n its length.
+ * \return ::PL_OK; ::PL_EINVAL (bad options, jobs < 1); ::PL_ENOMEM.
+ */
+pl_status pl_nvme_sim_generate(const pl_nvme_sim_opts *o, pl_disagg_workload **jobs, int32_t *n);
+
+/** Outcome of one workload. */
+typedef struct pl_nvme_sim_record {
+    double arrival_s;     /**< Arrival time, s. */
+    double start_s;       /**< Start time, s; -1 if it never ran. */
+    double finish_s;      /**< Finish time, s; -1 if it never ran. */
+    double deadline_s;    /**< Deadline (Eq. 4.5), s. */
+    int type;             /**< 0 bandwidth, 1 capacity, 2 compute, 3 other (by its requests). */
+    int high_priority;    /**< 1 for a high-priority workload (deadline factor 1.2). */
+    int missed;           /**< finish > deadline, or never ran. */
+    int32_t node;         /**< Node of its cores, -1 if it never ran. */
+    int32_t composition;  /**< Composition id, -1 for none. */
+    int32_t comp_size;    /**< Devices of its composition (0 for none). */
+    int32_t sharers;      /**< Workloads on its composition when it started, itself included (0 for none). */
+    pl_disagg_policy decided_by; /**< Policy that placed it (Eq. 4.4's pick under ::PL_DISAGG_AWARE). */
+} pl_nvme_sim_record;
+
+/** Aggregates of a run (definitions: doc/results.md, "Seed 001"). */
+typedef struct pl_nvme_sim_summary {
+    int32_t jobs;             /**< Workloads generated. */
+    int32_t done;             /**< Workloads that finished. */
+    int32_t unfinished;       /**< Workloads still queued or running at the end. */
+    double missed_pct;        /**< Workloads past their deadline (or never run) / all, in %. */
+    double missed_high_pct;   /**< High-priority workloads past their deadline / all workloads, in %. */
+    double mean_wait_s;       /**< Mean start - arrival of the workloads that ran. */
+    double mean_comp_size;    /**< Mean devices per composition, over the compositions created in the window. */
+    double mean_sharing;      /**< Sharing ratio: time-weighted mean workloads running on a live composition. */
+    double mean_hosted;       /**< Mean workloads a composition hosted over its lifetime (one after another included). */
+    double nvme_usage_pct;    /**< Time-weighted share of devices in a composition, in %. */
+    double cpu_util_pct;      /**< Time-weighted reserved cores / total cores, in %. */
+    double bw_util_pct;       /**< Time-weighted reserved NVMe bandwidth / total, in %. */
+    double cap_util_pct;      /**< Time-weighted reserved NVMe capacity / total, in %. */
+    double window_start_s;    /**< Start of the measurement window (see pl_nvme_sim_run()). */
+    double window_end_s;      /**< Its end. */
+    int32_t window_jobs;      /**< Workloads arriving in the window: the denominator of the % metrics. */
+    int window_reached;       /**< 1: the fat node reached the target load; 0: it did not (or window off) and every workload counts. */
+    int32_t compositions;     /**< Compositions created. */
+    int32_t maxcomp_decisions; /**< Under ::PL_DISAGG_AWARE: times Eq. 4.4 picked max-composition. */
+    int32_t minfrag_decisions; /**< Under ::PL_DISAGG_AWARE: times Eq. 4.4 picked min-fragmentation. */
+} pl_nvme_sim_summary;
+
+/** Opaque result of a run. */
+typedef struct pl_nvme_sim_result pl_nvme_sim_result;
+
+/**
+ * \brief Replay `n` workloads (any order; the trace is copied) on a fresh
+ *        cluster of o's size (nodes, cores, NVMe pool; o's workload fields
+ *        are not read; NULL = defaults) under `policy`. Events: arrivals and
+ *        finishes; after each event time the queue is tried in EDF order
+ *        (pl_disagg_edf_order), every queued workload in turn (one that
+ *        does not fit does not block later ones). A placed workload runs for
+ *        the model time decided at its start. Eq. 4.4's load factors are the
+ *        demands of the arrived, unfinished workloads.
+ *
+ *        Measurement window (o->window, the thesis's): the trace is first
+ *        replayed on an ideal fat node (one node with every core, one device
+ *        with all the pool's bandwidth and capacity, no slowdown model,
+ *        first fit on an EDF queue); the window opens at the first arrival
+ *        at which the fat node's CPU load factor (cores of arrived,
+ *        unfinished workloads / total) reaches o->load and closes at the last
+ *        arrival. Per-workload metrics count the workloads arriving in it,
+ *        time-weighted ones integrate over it, composition metrics count the
+ *        compositions created in it. If the fat node never reaches o->load,
+ *        or o->window is 0, the window is the whole run (first arrival to
+ *        last finish) and every workload counts.
+ * \param[out] out released with pl_nvme_sim_result_free().
+ * \return ::PL_OK; ::PL_EINVAL for NULL, n < 1, an invalid workload, a GPU
+ *         workload or ::PL_DISAGG_GPU_AWARE; ::PL_ENOMEM; ::PL_EINTERNAL if
+ *         the disagg module refuses a decision it made.
+ */
+pl_status pl_nvme_sim_run(const pl_nvme_sim_opts *o, const pl_disagg_workload *jobs, int32_t n,
+                          pl_disagg_policy policy, pl_nvme_sim_result **out);
+
+/** \brief Release a result. NULL is a no-op. */
+void pl_nvme_sim_result_free(pl_nvme_sim_result *r);
+
+/** \brief The aggregates. \return ::PL_OK or ::PL_EINVAL (NULL). */
+pl_status pl_nvme_sim_result_summary(const pl_nvme_sim_result *r, pl_nvme_sim_summary *s);
+
+/** \brief Number of records (0 for NULL). */
+int32_t pl_nvme_sim_result_count(const pl_nvme_sim_result *r);
+
+/** \brief Record of workload i (trace order). \return ::PL_OK or ::PL_EINVAL. */
+pl_status pl_nvme_sim_result_record(const pl_nvme_sim_result *r, int32_t i,
+                                    pl_nvme_sim_record *rec);
+
+/**
+ * \brief Write the records as CSV: header then one line per workload in
+ *        trace order, times with 6 decimals.
+ * \return ::PL_OK; ::PL_EINVAL; ::PL_EIO.
+ */
+pl_status pl_nvme_sim_result_write_csv(const pl_nvme_sim_result *r, FILE *f);
+
+
+/** @} */
+
+#pragma GCC visibility pop
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PLACEMENT_NVME_SIM_H */
