@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <placement/placement.h>
-#include "../lib/sim/openb.h"
+#include "internal/openb.h"
 
 static const char *const all_policies[] = {"random-fit", "dotprod", "gpu-clustering", "gpu-packing",
                                            "bestfit", "fgd", "fgd-coarse", NULL};

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "openb.h"
+#include "internal/openb.h"
 #include "csv.h"
 
 #define MIB (1024LL * 1024LL)

@@ -1,5 +1,5 @@
 /* The ATC'23 paper's saturation experiment, and the trace's own timeline,
- * over the fragmentation model (lib/policy/frag.h).
+ * over the fragmentation model (lib/policy/policies/frag.h).
  *
  * Why a driver of its own: a pod placed through pl_policy_place() costs a
  * copy of the 1,213-machine topology and a view rebuilt from it (a few ms),
@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "openb.h"
-#include "../policy/frag.h"
+#include "internal/openb.h"
+#include "internal/frag.h"
 
 void pl_saturate_opts_init(pl_saturate_opts *o)
 {

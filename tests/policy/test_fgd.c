@@ -1,12 +1,12 @@
-/* fgd and its baselines (lib/policy/frag.h): FGD's scores and choice on a
+/* fgd and its baselines (lib/policy/policies/frag.h): FGD's scores and choice on a
  * three-node example computed by hand from the paper's definition, and the
  * same through pl_policy_place() on a topology. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../common/testutil.h"
-#include "../../lib/policy/frag.h"
-#include "../../lib/sim/openb.h"
+#include "internal/frag.h"
+#include "internal/openb.h"
 
 /* N0: GPUs {1000, 1000}; N1: {1000, 300}; N2: {700}; 16 cores each.
  * Request mix: one whole GPU (1 core) 1/2, a 300-milli share (1 core) 1/2.

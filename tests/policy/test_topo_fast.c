@@ -1,7 +1,7 @@
-/* topo-aware's shortcuts on clusters (lib/policy/machine_class.c,
+/* topo-aware's shortcuts on clusters (lib/policy/engine/machine_class.c,
  * doc/policies.md "Machine classes"): a machine in the same state as an
  * earlier one of its class is skipped (topo-aware) or gets that machine's
- * candidate renamed (fcfs, bf, pack, spread: lib/policy/baseline.c), machines of one shape share their
+ * candidate renamed (fcfs, bf, pack, spread: lib/policy/policies/baseline.c), machines of one shape share their
  * distances, and the call's topology is cloned by arrays. The decisions
  * must be those of the full computation: a cluster whose machines each get
  * one extra, never-shortest link out of the machine has no classes (every
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "policy_fixture.h"
-#include "policy/baseline.h"
+#include "policy/policies/baseline.h"
 #include "internal/policy_impl.h"
 #include "internal/topology_internal.h"
 

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 #include "../common/testutil.h"
-#include "../../lib/sim/openb.h"
+#include "internal/openb.h"
 
 static pl_topology *nodes20(void)
 {

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <placement/placement.h>
-#include "../../lib/sim/openb.h"
-#include "../../lib/policy/frag.h"
+#include "internal/openb.h"
+#include "internal/frag.h"
 #include "commands.h"
 
 #define MAXP 16

@@ -3,7 +3,7 @@
  * distribution, the feasibility filter and the node choice. */
 #include <stdlib.h>
 #include <string.h>
-#include "frag.h"
+#include "internal/frag.h"
 
 uint64_t pl_frag_rand(uint64_t *s)
 {
@@ -401,6 +401,13 @@ pl_status pl_fstate_set_typical(pl_fstate *s, const pl_fpod *pods, int32_t n, do
     }
     s->ntyp = take;
     free(k);
+    double cpu = 0, milli = 0;
+    for (int32_t i = 0; i < take; i++)
+        if (s->typ[i].pod.milli > 0) {
+            cpu += s->typ[i].freq * (double)s->typ[i].pod.cpu;
+            milli += s->typ[i].freq * (double)s->typ[i].pod.ngpu * s->typ[i].pod.milli;
+        }
+    s->cpu_per_milli = milli > 0 ? cpu / milli : 0;
     /* A new distribution changes every node's fragmentation. */
     free(s->memo);
     s->memo = NULL;
@@ -414,7 +421,7 @@ pl_status pl_fstate_set_typical(pl_fstate *s, const pl_fpod *pods, int32_t n, do
 
 static const pl_fpolicy *const all[] = {
     &pl_fpolicy_random_fit, &pl_fpolicy_dotprod,     &pl_fpolicy_gpu_clustering, &pl_fpolicy_gpu_packing,
-    &pl_fpolicy_bestfit,    &pl_fpolicy_fgd,         &pl_fpolicy_fgd_coarse,
+    &pl_fpolicy_bestfit,    &pl_fpolicy_fgd,         &pl_fpolicy_fgd_coarse, &pl_fpolicy_fgd_balance,
 };
 
 const pl_fpolicy *pl_fpolicy_at(int i)

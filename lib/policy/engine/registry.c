@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal/policy_impl.h"
-#include "gpu_pick.h"
-#include "frag.h"
 #include "internal/registry.h"
 
 static const pl_policy_ops *const builtin[] = {

@@ -6,7 +6,7 @@
  * within a few tens of milli of each other tie (and a tie is drawn at
  * random, as kube-scheduler does). */
 #include <math.h>
-#include "frag.h"
+#include "internal/frag.h"
 
 static int64_t to_score(double before, double after)
 {

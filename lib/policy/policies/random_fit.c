@@ -1,6 +1,6 @@
 /* "random-fit": a node drawn uniformly among those that can hold the pod
  * (the peer's Random baseline); inside it, best-fit GPUs. */
-#include "frag.h"
+#include "internal/frag.h"
 
 const pl_fpolicy pl_fpolicy_random_fit = {"random-fit", NULL, 0, 0};
 

@@ -7,9 +7,6 @@
 
 #include "internal/policy_impl.h"
 
-PL_INTERNAL extern const pl_policy_ops pl_policy_sa_placement;
-PL_INTERNAL extern const pl_policy_ops pl_policy_two_level;
-PL_INTERNAL extern const pl_policy_ops pl_policy_gpu_qos;
 
 /* The policy-specific options of the call: opts.policy_opts when it carries
  * the tag kind, defaults (NULL) when it is NULL, PL_EINVAL naming the

@@ -3,7 +3,7 @@
  * holding it among others (50, 75], idle nodes (25, 50], nodes of other
  * kinds (0, 25]; within a band the fuller node wins. The peer's integer
  * arithmetic. CPU-only pods score 0 everywhere (a random feasible node). */
-#include "frag.h"
+#include "internal/frag.h"
 
 static void score(pl_fstate *s, const pl_fpod *p, const pl_fnode *n, int64_t *sc, int32_t *gpu)
 {

@@ -2,7 +2,7 @@
  * first (the fuller the better), then idle GPUs of a used node (fewer
  * better), then an idle node (fewer GPUs better), with its score bands
  * [50, 100], [33, 50], [0, 33]. CPU-only pods score 0 (random node). */
-#include "frag.h"
+#include "internal/frag.h"
 
 static void score(pl_fstate *s, const pl_fpod *p, const pl_fnode *n, int64_t *sc, int32_t *gpu)
 {

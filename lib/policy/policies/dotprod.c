@@ -2,7 +2,7 @@
  * merged: CPU and the node's total GPU milli; normalised by the largest
  * node, 128 cores and 8 GPUs): the node whose free vector has the smallest
  * dot product with the request scores highest; best-fit GPUs inside. */
-#include "frag.h"
+#include "internal/frag.h"
 
 static void score(pl_fstate *s, const pl_fpod *p, const pl_fnode *n, int64_t *sc, int32_t *gpu)
 {

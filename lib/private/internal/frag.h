@@ -81,6 +81,7 @@ typedef struct pl_fstate {
     int32_t *cgpu;        /* scratch [nnode]: the GPU a score chose (-1: best fit) */
     int64_t total_milli;  /* GPU milli of the cluster */
     int64_t used_milli;   /* GPU milli allocated */
+    double cpu_per_milli; /* CPU millicores the request distribution asks per GPU milli (its GPU pods) */
 } pl_fstate;
 
 /* A placement inside the state: node and GPU indices (ngpu of them). */
@@ -157,9 +158,8 @@ PL_INTERNAL pl_status pl_fpolicy_place(const pl_fpolicy *pol, const pl_policy_re
 /* ---- the policies (one file each) ------------------------------------------------- */
 
 extern const pl_fpolicy pl_fpolicy_fgd, pl_fpolicy_random_fit, pl_fpolicy_dotprod,
-    pl_fpolicy_gpu_clustering, pl_fpolicy_gpu_packing, pl_fpolicy_bestfit, pl_fpolicy_fgd_coarse;
-extern const pl_policy_ops pl_policy_fgd, pl_policy_random_fit, pl_policy_dotprod,
-    pl_policy_gpu_clustering, pl_policy_gpu_packing, pl_policy_bestfit, pl_policy_fgd_coarse;
+    pl_fpolicy_gpu_clustering, pl_fpolicy_gpu_packing, pl_fpolicy_bestfit, pl_fpolicy_fgd_coarse,
+    pl_fpolicy_fgd_balance;
 
 /* The peer's constants: the largest node it normalises against. */
 #define PL_FRAG_MAX_CPU 128000.0

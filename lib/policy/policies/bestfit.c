@@ -1,7 +1,7 @@
 /* "bestfit": the node left with the least CPU and GPU after the pod
  * (half weight each, against 128 cores and 8 GPUs), the peer's BestFit
  * with its min-max normalisation over the feasible nodes; best-fit GPUs. */
-#include "frag.h"
+#include "internal/frag.h"
 
 static void score(pl_fstate *s, const pl_fpod *p, const pl_fnode *n, int64_t *sc, int32_t *gpu)
 {

@@ -7,7 +7,7 @@
  * 95.2%, 50 levels 95.4%; doc/results.md). Coarser still (25, 12, 6
  * levels) gives nothing more. */
 #include <math.h>
-#include "frag.h"
+#include "internal/frag.h"
 
 static void score(pl_fstate *s, const pl_fpod *p, const pl_fnode *n, int64_t *sc, int32_t *gpu)
 {

@@ -10,7 +10,7 @@
  * gives them the whole workload's, as the paper does. */
 #include <stdlib.h>
 #include <string.h>
-#include "frag.h"
+#include "internal/frag.h"
 #include "internal/policy_impl.h"
 
 /* The GPU model of g: its attribute "model", or its nearest ancestor's
