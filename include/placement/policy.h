@@ -169,6 +169,7 @@ typedef struct pl_policy_request {
     int32_t nqueue;                 /**< Length of \c queue. */
     void *state;                    /**< The instance's state made by pl_policy_ops::create, or NULL for a
                                          policy without one (since ops version 2). */
+    const void *data;               /**< pl_policy_ops::data of the policy (since ops version 2). */
 } pl_policy_request;
 
 /** Version of ::pl_policy_ops this header describes. */
@@ -208,6 +209,10 @@ typedef struct pl_policy_ops {
     int32_t (*idle_rounds)(const void *state);
     /** ::PL_POLICY_CPU_JOBS and other capability bits (0: none). */
     uint32_t flags;
+    /** Constant data of this policy, handed to \c place in
+     *  pl_policy_request::data: several registered policies may share one
+     *  place function and differ only in it (NULL: none). */
+    const void *data;
 } pl_policy_ops;
 
 /** pl_policy_ops::flags: the policy places jobs that ask for no GPU itself

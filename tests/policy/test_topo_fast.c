@@ -267,8 +267,9 @@ static void test_reused_candidates_are_renamed(void **s)
                 continue;
             pl_cand a = {k, ga, -1, 0, 0, 0}, b = {k, gb, -1, 0, 0, 0};
             pl_choose_result rsa, rsb;
-            assert_pl_ok(pl_baseline_choose(ca, q[i], k, &a, &rsa, pick_from_last_socket, later_wins));
-            assert_pl_ok(pl_baseline_choose(cb, q[i], k, &b, &rsb, pick_from_last_socket, later_wins));
+            const pl_engine_rules rules = {.pick = pick_from_last_socket, .rank = later_wins};
+            assert_pl_ok(pl_baseline_choose(ca, q[i], k, &rules, &a, &rsa));
+            assert_pl_ok(pl_baseline_choose(cb, q[i], k, &rules, &b, &rsb));
             assert_int_equal(rsa, rsb);
             if (rsa != PL_CHOSEN)
                 continue;

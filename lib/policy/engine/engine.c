@@ -23,7 +23,7 @@ static pl_status decide(pl_pctx *c, const pl_engine_rules *rules, pl_decision *o
     if (!(cand.gpus = pl_alloc((size_t)k, sizeof *cand.gpus)))
         return PL_ENOMEM;
     pl_choose_result res = PL_NO_FIT;
-    st = rules->choose(c, job, k, &cand, &res);
+    st = rules->choose(c, job, k, rules, &cand, &res);
     if (st == PL_EINVAL || st == PL_EOVERFLOW) {
         /* This job's own numbers cannot be evaluated: it is rejected with
          * the reason and the rest of the queue is decided (options were
@@ -97,4 +97,11 @@ pl_status pl_engine_run(const pl_policy_request *req, pl_decision *out, const pl
     }
     pl_pctx_free(c);
     return st;
+}
+
+pl_status pl_engine_place(const pl_policy_request *req, pl_decision *out)
+{
+    if (!req->data)
+        return pl_err(PL_EINTERNAL, "pl_engine_place: a policy without its engine rules");
+    return pl_engine_run(req, out, req->data);
 }

@@ -184,7 +184,7 @@ pl_status pl_policy_decide(pl_policy *p, const pl_policy_opts *opts, const pl_to
     pl_decision *d;
     if ((st = pl_decision_create_internal(nqueue, &d)))
         return st;
-    pl_policy_request req = {opts, topo, running, nrunning, queue, nqueue, p->state};
+    pl_policy_request req = {opts, topo, running, nrunning, queue, nqueue, p->state, v2(p->ops) ? p->ops->data : NULL};
     /* A policy that places CPU-only tasks itself (and refuses what else it
      * cannot honour) sees the jobs as they are; the others through the
      * demand layer (demands.c, which shows neither a GPU partly shared). */

@@ -87,9 +87,11 @@ static pl_status candidate_on(pl_pctx *c, const pl_job *job, int32_t k, int32_t 
     return st;
 }
 
-pl_status pl_baseline_choose(pl_pctx *c, const pl_job *job, int32_t k, pl_cand *cand,
-                             pl_choose_result *res, pl_pick_fn pick, pl_rank_fn rank)
+pl_status pl_baseline_choose(pl_pctx *c, const pl_job *job, int32_t k, const pl_engine_rules *rules,
+                             pl_cand *cand, pl_choose_result *res)
 {
+    pl_pick_fn pick = rules->pick;
+    pl_rank_fn rank = rules->rank;
     pl_cand tmp = {0};
     pick_memo mm;
     pl_arena_mark mark = pl_arena_save(&c->scratch);

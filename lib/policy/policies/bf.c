@@ -40,20 +40,9 @@ static double rank(pl_pctx *c, const pl_cand *a, const pl_cand *b)
     return (double)pl_pctx_free_count(c, a->machine) - (double)pl_pctx_free_count(c, b->machine);
 }
 
-static pl_status choose(pl_pctx *c, const pl_job *job, int32_t k, pl_cand *cand, pl_choose_result *res)
-{
-    return pl_baseline_choose(c, job, k, cand, res, pick, rank);
-}
+static const pl_engine_rules rules = {.choose = pl_baseline_choose, .single_machine = 1,
+                                      .pick = pick, .rank = rank};
 
-static pl_status place(const pl_policy_request *req, pl_decision *out)
-{
-    pl_engine_rules r = {choose, 0, 0, 1};
-    return pl_engine_run(req, out, &r);
-}
-
-const pl_policy_ops pl_policy_bf = {
-    .name = "bf",
-    .description = "best fit: the socket with the fewest free GPUs that holds the job, spilling over",
-    .place = place,
-    .version = PL_POLICY_OPS_VERSION,
-};
+PL_POLICY_DEFINE(pl_policy_bf, "bf",
+                 "best fit: the socket with the fewest free GPUs that holds the job, spilling over",
+                 pl_engine_place, &rules);

@@ -246,27 +246,17 @@ pl_status pl_constraint_policy_run(const pl_policy_request *req, pl_decision *ou
     return st;
 }
 
-/* The policies differ only in the algorithm lib/constraints runs. */
-static pl_status place_energy(const pl_policy_request *req, pl_decision *out)
+/* The two policies differ only in the algorithm lib/constraints runs: its
+ * name is their data. */
+static pl_status place(const pl_policy_request *req, pl_decision *out)
 {
-    return pl_constraint_policy_run(req, out, "constraint-energy");
+    return pl_constraint_policy_run(req, out, req->data);
 }
 
-static pl_status place_balance(const pl_policy_request *req, pl_decision *out)
-{
-    return pl_constraint_policy_run(req, out, "constraint-balance");
-}
+PL_POLICY_DEFINE(pl_policy_constraint_energy, "constraint-energy",
+                 "Kim ch. 4 energy saving: fewest active machines (activeness-aware first fit, rearrangement)",
+                 place, "constraint-energy");
 
-const pl_policy_ops pl_policy_constraint_energy = {
-    .name = "constraint-energy",
-    .description = "Kim ch. 4 energy saving: fewest active machines (activeness-aware first fit, rearrangement)",
-    .place = place_energy,
-    .version = PL_POLICY_OPS_VERSION,
-};
-
-const pl_policy_ops pl_policy_constraint_balance = {
-    .name = "constraint-balance",
-    .description = "Kim ch. 4 load balancing: even GPU utilisation (worst fit, spot migration)",
-    .place = place_balance,
-    .version = PL_POLICY_OPS_VERSION,
-};
+PL_POLICY_DEFINE(pl_policy_constraint_balance, "constraint-balance",
+                 "Kim ch. 4 load balancing: even GPU utilisation (worst fit, spot migration)",
+                 place, "constraint-balance");

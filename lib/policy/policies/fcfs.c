@@ -23,20 +23,9 @@ static double rank(pl_pctx *c, const pl_cand *a, const pl_cand *b)
     return pl_cand_better(a, b) ? -1 : 0;
 }
 
-static pl_status choose(pl_pctx *c, const pl_job *job, int32_t k, pl_cand *cand, pl_choose_result *res)
-{
-    return pl_baseline_choose(c, job, k, cand, res, pick, rank);
-}
+static const pl_engine_rules rules = {.choose = pl_baseline_choose, .block_on_wait = 1, .single_machine = 1,
+                                      .pick = pick, .rank = rank};
 
-static pl_status place(const pl_policy_request *req, pl_decision *out)
-{
-    pl_engine_rules r = {choose, 1, 0, 1};
-    return pl_engine_run(req, out, &r);
-}
-
-const pl_policy_ops pl_policy_fcfs = {
-    .name = "fcfs",
-    .description = "first come, first served: first fit, the queue stops at the first job that waits",
-    .place = place,
-    .version = PL_POLICY_OPS_VERSION,
-};
+PL_POLICY_DEFINE(pl_policy_fcfs, "fcfs",
+                 "first come, first served: first fit, the queue stops at the first job that waits",
+                 pl_engine_place, &rules);

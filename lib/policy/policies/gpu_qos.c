@@ -486,9 +486,6 @@ void pl_gpu_qos_opts_init(pl_gpu_qos_opts *opts)
     opts->share_factor = 1.0;   /* no device-side cost: doc/policies.md sec. 4e says why */
 }
 
-const pl_policy_ops pl_policy_gpu_qos = {
-    .name = "gpu-qos",
-    .description = "latency-sensitive jobs (SLO > 0) paired with batch jobs on GPUs of units >= 2 by Min-Max Pairing (seed 003)",
-    .place = place,
-    .version = PL_POLICY_OPS_VERSION,
-};
+PL_POLICY_DEFINE(pl_policy_gpu_qos, "gpu-qos",
+                 "latency-sensitive jobs (SLO > 0) paired with batch jobs on GPUs of units >= 2 by Min-Max Pairing (seed 003)",
+                 place, NULL);

@@ -12,8 +12,10 @@ static uint64_t next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static pl_status choose(pl_pctx *c, const pl_job *job, int32_t k, pl_cand *cand, pl_choose_result *res)
+static pl_status choose(pl_pctx *c, const pl_job *job, int32_t k, const pl_engine_rules *rules, pl_cand *cand,
+                        pl_choose_result *res)
 {
+    (void)rules;
     *res = PL_NO_FIT;
     int32_t *ms = pl_alloc((size_t)c->nmach + 1, sizeof *ms), nm = 0, maxg = 0;
     if (!ms)
@@ -48,15 +50,8 @@ static pl_status choose(pl_pctx *c, const pl_job *job, int32_t k, pl_cand *cand,
     return st;
 }
 
-static pl_status place(const pl_policy_request *req, pl_decision *out)
-{
-    pl_engine_rules r = {choose, 0, 0, 1};
-    return pl_engine_run(req, out, &r);
-}
+static const pl_engine_rules rules = {.choose = choose, .single_machine = 1};
 
-const pl_policy_ops pl_policy_random = {
-    .name = "random",
-    .description = "uniformly random free GPUs of a uniformly random machine (opts.seed)",
-    .place = place,
-    .version = PL_POLICY_OPS_VERSION,
-};
+PL_POLICY_DEFINE(pl_policy_random, "random",
+                 "uniformly random free GPUs of a uniformly random machine (opts.seed)",
+                 pl_engine_place, &rules);

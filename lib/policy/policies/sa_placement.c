@@ -533,9 +533,6 @@ void pl_sa_policy_opts_init(pl_sa_policy_opts *opts)
     opts->cooling = 0.995;
 }
 
-const pl_policy_ops pl_policy_sa_placement = {
-    .name = "sa-placement",
-    .description = "simulated annealing over packed / spread configurations per machine, max geometric-mean speedup (seed 003)",
-    .place = place,
-    .version = PL_POLICY_OPS_VERSION,
-};
+PL_POLICY_DEFINE(pl_policy_sa_placement, "sa-placement",
+                 "simulated annealing over packed / spread configurations per machine, max geometric-mean speedup (seed 003)",
+                 place, NULL);

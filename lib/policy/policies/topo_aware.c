@@ -24,9 +24,10 @@ static pl_status try_domain(pl_pctx *c, const pl_job *job, int32_t k, const int3
     return PL_OK;
 }
 
-static pl_status choose(pl_pctx *c, const pl_job *job, int32_t k, pl_cand *cand,
+static pl_status choose(pl_pctx *c, const pl_job *job, int32_t k, const pl_engine_rules *rules, pl_cand *cand,
                         pl_choose_result *res)
 {
+    (void)rules;
     int32_t maxg = 0;
     for (int32_t m = 0; m < c->nmach; m++)
         if (c->mach[m].ngpus > maxg)
@@ -126,28 +127,12 @@ pl_status pl_topo_aware_scores(const pl_policy_request *req, const pl_job *job,
     return st;
 }
 
-static pl_status place_ta(const pl_policy_request *req, pl_decision *out)
-{
-    pl_engine_rules r = {choose, 0, 0, 0};
-    return pl_engine_run(req, out, &r);
-}
+static const pl_engine_rules rules = {.choose = choose}, rules_p = {.choose = choose, .postpone = 1};
 
-static pl_status place_tap(const pl_policy_request *req, pl_decision *out)
-{
-    pl_engine_rules r = {choose, 0, 1, 0};
-    return pl_engine_run(req, out, &r);
-}
+PL_POLICY_DEFINE(pl_policy_topo_aware, "topo-aware",
+                 "seed 002's topology-aware placement: DRB with utility-based job bipartition, best machine",
+                 pl_engine_place, &rules);
 
-const pl_policy_ops pl_policy_topo_aware = {
-    .name = "topo-aware",
-    .description = "seed 002's topology-aware placement: DRB with utility-based job bipartition, best machine",
-    .place = place_ta,
-    .version = PL_POLICY_OPS_VERSION,
-};
-
-const pl_policy_ops pl_policy_topo_aware_p = {
-    .name = "topo-aware-p",
-    .description = "topo-aware, postponing a job whose best utility is below its minimal utility",
-    .place = place_tap,
-    .version = PL_POLICY_OPS_VERSION,
-};
+PL_POLICY_DEFINE(pl_policy_topo_aware_p, "topo-aware-p",
+                 "topo-aware, postponing a job whose best utility is below its minimal utility",
+                 pl_engine_place, &rules_p);

@@ -464,9 +464,6 @@ void pl_two_level_opts_init(pl_two_level_opts *opts)
     opts->kind = PL_POLICY_EXT_TWO_LEVEL;
 }
 
-const pl_policy_ops pl_policy_two_level = {
-    .name = "two-level",
-    .description = "GPUs of each platform type shared by platform affinity, jobs mapped by co-runner affinity (seed 003)",
-    .place = place,
-    .version = PL_POLICY_OPS_VERSION,
-};
+PL_POLICY_DEFINE(pl_policy_two_level, "two-level",
+                 "GPUs of each platform type shared by platform affinity, jobs mapped by co-runner affinity (seed 003)",
+                 place, NULL);

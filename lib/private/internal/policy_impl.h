@@ -310,16 +310,37 @@ typedef enum pl_choose_result {
     PL_NO_FIT = 1    /* nothing fits now (WAITING) */
 } pl_choose_result;
 
-/* Pick a placement of job (k GPUs) in the context; cand->gpus has room for k. */
-typedef pl_status (*pl_choose_fn)(pl_pctx *c, const pl_job *job, int32_t k, pl_cand *cand,
-                                  pl_choose_result *res);
+typedef struct pl_engine_rules pl_engine_rules;
 
-typedef struct pl_engine_rules {
+/* Pick a placement of job (k GPUs) in the context; cand->gpus has room for k. */
+typedef pl_status (*pl_choose_fn)(pl_pctx *c, const pl_job *job, int32_t k, const pl_engine_rules *rules,
+                                  pl_cand *cand, pl_choose_result *res);
+/* A baseline's rule on one machine: k of the free GPUs of machine m into
+ * gpus; 0 if it has fewer. */
+typedef int (*pl_pick_fn)(pl_pctx *c, int32_t m, int32_t k, int32_t *gpus);
+/* A baseline's order across machines: negative when candidate a is
+ * preferred to b. */
+typedef double (*pl_rank_fn)(pl_pctx *c, const pl_cand *a, const pl_cand *b);
+
+/* What a policy driven by the engine is (pl_policy_ops::data): its choice
+ * and the queue rules. */
+struct pl_engine_rules {
     pl_choose_fn choose;
     int block_on_wait;      /* fcfs: the first waiting job blocks the rest */
     int postpone;           /* topo-aware-p */
     int single_machine;     /* baselines: a job is placed on one machine */
-} pl_engine_rules;
+    pl_pick_fn pick;        /* for the baselines' shared choose */
+    pl_rank_fn rank;
+};
+
+/* pl_policy_ops::place of every engine-driven policy: pl_engine_run() with
+ * the rules in req->data. */
+PL_INTERNAL pl_status pl_engine_place(const pl_policy_request *req, pl_decision *out);
+
+/* Define a built-in policy: its ops table, with place function and data. */
+#define PL_POLICY_DEFINE(sym, pname, pdescription, pplace, pdata) \
+    const pl_policy_ops sym = {.name = (pname), .description = (pdescription), .place = (pplace), \
+                               .version = PL_POLICY_OPS_VERSION, .data = (pdata)}
 
 PL_INTERNAL pl_status pl_engine_run(const pl_policy_request *req, pl_decision *out,
                                     const pl_engine_rules *rules);
