@@ -191,6 +191,53 @@ static void test_version_zero_table(void **s)
     pl_topology_free(t);
 }
 
+/* Two registered policies sharing one place function, told apart by their
+ * data: each decision's utility is the policy's number. */
+static pl_status numbered_place(const pl_policy_request *req, pl_decision *out)
+{
+    const double *number = req->data;
+    for (int32_t i = 0; i < req->nqueue; i++) {
+        pl_decision_info d = {.kind = PL_DECISION_WAITING, .machine = -1, .utility = *number, .slowdown = 1,
+                              .reason = "numbered"};
+        pl_status st = pl_decision_set(out, i, &d);
+        if (st)
+            return st;
+    }
+    return PL_OK;
+}
+
+static void test_ops_data(void **s)
+{
+    (void)s;
+    static const double a_num = 0.25, b_num = 0.75;
+    static const pl_policy_ops a = {.name = "test-a", .description = "a", .place = numbered_place,
+                                    .version = PL_POLICY_OPS_VERSION, .data = &a_num};
+    static const pl_policy_ops b = {.name = "test-b", .description = "b", .place = numbered_place,
+                                    .version = PL_POLICY_OPS_VERSION, .data = &b_num};
+    assert_pl_ok(pl_policy_register(&a));
+    assert_pl_ok(pl_policy_register(&b));
+    pl_topology *t;
+    assert_pl_ok(pl_topology_builtin("minsky", &t));
+    pl_job *j = mkjob("j", 1, 0, NULL, NULL);
+    pl_policy_opts o;
+    pl_policy_opts_init(&o);
+    const char *names[2] = {"test-a", "test-b"};
+    const double want[2] = {0.25, 0.75};
+    for (int i = 0; i < 2; i++) {
+        o.policy = names[i];
+        pl_decision *d;
+        assert_pl_ok(pl_policy_place(&o, t, NULL, 0, &j, 1, &d));
+        pl_decision_info info;
+        assert_pl_ok(pl_decision_get(d, 0, &info));
+        assert_true(info.utility == want[i]);
+        pl_decision_free(d);
+    }
+    assert_pl_ok(pl_policy_unregister("test-a"));
+    assert_pl_ok(pl_policy_unregister("test-b"));
+    pl_job_free(j);
+    pl_topology_free(t);
+}
+
 static void test_create_errors(void **s)
 {
     (void)s;
@@ -305,6 +352,7 @@ int main(void)
         cmocka_unit_test(test_instances_keep_their_own_state),
         cmocka_unit_test(test_sched_keeps_instance),
         cmocka_unit_test(test_version_zero_table),
+        cmocka_unit_test(test_ops_data),
         cmocka_unit_test(test_create_errors),
         cmocka_unit_test(test_drmaestro_keeps_postponements),
     };
