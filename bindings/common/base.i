@@ -118,6 +118,31 @@ static plb_f64s plb_f64s_alloc(int32_t n)
     return r;
 }
 
+/* Vertex ids of a script list; -1 allowed where minus_one (a CPU-only task). */
+static int32_t *plb_vertex_ids_or(plb_doubles_in ids, const char *what, int minus_one)
+{
+    int32_t *v = malloc(sizeof *v * (size_t)(ids.n > 0 ? ids.n : 1));
+    if (!v) {
+        plb_status = pl_solver_error(PL_ENOMEM, "out of memory");
+        return NULL;
+    }
+    for (int32_t i = 0; i < ids.n; i++) {
+        double x = ids.v[i];
+        if (!(x >= (minus_one ? -1 : 0) && x <= INT32_MAX && x == (double)(int32_t)x)) {
+            free(v);
+            plb_status = pl_solver_error(PL_EINVAL, "%s: %g is not a vertex id", what, x);
+            return NULL;
+        }
+        v[i] = (int32_t)x;
+    }
+    return v;
+}
+
+static int32_t *plb_vertex_ids(plb_doubles_in ids, const char *what)
+{
+    return plb_vertex_ids_or(ids, what, 0);
+}
+
 /* Run a writer that takes a FILE * into a malloc'ed string. */
 typedef pl_status (*plb_writer)(const void *obj, FILE *f);
 
@@ -157,8 +182,11 @@ static char *plb_write_string(plb_writer w, const void *obj)
 /* Status codes and names, without the PL_ prefix (placement.EPARSE). */
 %rename("%(strip:[PL_])s", %$isenumitem) "";
 %rename("%(strip:[pl_])s", %$isfunction) "";
+/** The library's message about the last failure on this thread. */
 const char *pl_last_error(void);
+/** Name of a status code ("PL_EINVAL", ...). */
 const char *pl_status_name(pl_status status);
+/** One-line description of a status code. */
 const char *pl_status_string(pl_status status);
 %constant const char *VERSION = PL_VERSION;
 

@@ -12,7 +12,9 @@ placement.CAP_INF = math.maxinteger or 2^63  -- 2^63 under Lua 5.1, whose number
 
 %inline %{
 /* Names of the known solvers, built-in first. */
+/** Number of registered min-cost-flow solvers (see solver_name()). */
 static int solver_count(void) { return pl_solver_count(); }
+/** Name of solver i (0 .. solver_count() - 1), built-in solvers first. */
 static const char *solver_name(int i)
 {
     const pl_solver_ops *ops = pl_solver_at(i);
@@ -23,11 +25,17 @@ static const char *solver_name(int i)
 %}
 
 %rename(ArcInfo) pl_arc_info;
+/** One arc of a FlowNetwork, as FlowNetwork.arc() returns it. */
 typedef struct pl_arc_info {
+    /** Node the arc leaves. */
     int32_t tail;
+    /** Node the arc enters. */
     int32_t head;
+    /** Lower bound on its flow. */
     int64_t lower;
+    /** Capacity (CAP_INF: unbounded). */
     int64_t upper;
+    /** Cost per unit of flow. */
     int64_t cost;
 } pl_arc_info;
 
@@ -36,9 +44,13 @@ typedef struct pl_arc_info {
 %newobject FlowNetwork::to_dimacs;
 %newobject FlowNetwork::copy_structure;
 
+/** A min-cost flow network: nodes with supplies, arcs with lower bounds, capacities and costs;
+ *  solve() finds a minimum-cost flow with any registered solver, and re-solving after edits reuses
+ *  the solver's state (doc/flow.md). */
 typedef struct {} FlowNetwork;
 
 %extend FlowNetwork {
+    /** An empty network; add_node() and add_arc() build it. */
     FlowNetwork()
     {
         FlowNetwork *n = NULL;
@@ -71,15 +83,19 @@ typedef struct {} FlowNetwork;
         return t;
     }
 
+    /** Add a node with supply (negative: a demand) and an optional name; returns its id. */
     int32_t add_node(int64_t supply = 0, const char *name = NULL)
     {
         int32_t id = -1;
         PLB_CHECK(pl_flownet_add_node($self, name, supply, &id), -1);
         return id;
     }
+    /** Add count unnamed nodes of supply 0; returns the id of the first. */
     int32_t add_nodes(int32_t count)
     {
         int32_t id = -1;
+        if (count < 0)
+            PLB_FAIL(PL_EINVAL, -1, "add_nodes: count must be >= 0, got %d", (int)count);
         PLB_CHECK(pl_flownet_add_nodes($self, count, &id), -1);
         return id;
     }
@@ -90,29 +106,43 @@ typedef struct {} FlowNetwork;
         PLB_CHECK(pl_flownet_add_arc($self, tail, head, lower, upper, cost, &id), -1);
         return id;
     }
+    /** Set the supply of node (negative: a demand). */
     void set_supply(int32_t node, int64_t supply) { PLB_CHECK(pl_flownet_set_supply($self, node, supply), ); }
+    /** Supply of node (negative: a demand). */
     int64_t supply(int32_t node)
     {
         int64_t s = 0;
         PLB_CHECK(pl_flownet_get_supply($self, node, &s), 0);
         return s;
     }
+    /** Set the name of node (None / nil clears it); find_node() looks names up. */
     void set_node_name(int32_t node, const char *name) { PLB_CHECK(pl_flownet_set_node_name($self, node, name), ); }
+    /** Name of node, None when it has none. */
     const char *node_name(int32_t node) { return pl_flownet_node_name($self, node); }
+    /** Id of the node named name (NotFoundError if there is none). */
     int32_t find_node(const char *name)
     {
         int32_t v = -1;
         PLB_CHECK(pl_flownet_find_node($self, name, &v), -1);
         return v;
     }
+    /** Set the cost per unit of flow on arc. */
     void set_arc_cost(int32_t arc, int64_t cost) { PLB_CHECK(pl_flownet_set_arc_cost($self, arc, cost), ); }
+    /** Set the lower bound and capacity of arc (CAP_INF: unbounded). */
     void set_arc_bounds(int32_t arc, int64_t lower, int64_t upper) { PLB_CHECK(pl_flownet_set_arc_bounds($self, arc, lower, upper), ); }
+    /** Remove arc; its id may be reused by a later add_arc(). */
     void remove_arc(int32_t arc) { PLB_CHECK(pl_flownet_remove_arc($self, arc), ); }
+    /** Remove node and its arcs; its id may be reused by a later add_node(). */
     void remove_node(int32_t node) { PLB_CHECK(pl_flownet_remove_node($self, node), ); }
+    /** Number of node ids in use, removed ones included. */
     int32_t node_count() { return pl_flownet_node_count($self); }
+    /** Number of arc ids in use, removed ones included. */
     int32_t arc_count() { return pl_flownet_arc_count($self); }
+    /** Whether node was removed. */
     bool node_removed(int32_t node) { return pl_flownet_node_removed($self, node) != 0; }
+    /** Whether arc was removed. */
     bool arc_removed(int32_t arc) { return pl_flownet_arc_removed($self, arc) != 0; }
+    /** Tail, head, bounds and cost of arc, as an ArcInfo. */
     pl_arc_info arc(int32_t arc)
     {
         pl_arc_info a;
@@ -121,7 +151,7 @@ typedef struct {} FlowNetwork;
         return a;
     }
 
-    /** Solve; returns the optimal cost. solver NULL = the library default. */
+    /** Solve (solver None / nil: the library default); returns the optimal cost. */
     int64_t solve_cost(const char *solver = NULL, bool verify = false, int64_t max_iterations = 0,
                        bool cold_start = false)
     {
@@ -136,19 +166,23 @@ typedef struct {} FlowNetwork;
         PLB_CHECK(pl_flownet_solution_cost($self, &c), 0);
         return c;
     }
+    /** Whether the network holds a solution (solve() succeeded and nothing changed since). */
     bool has_solution() { return pl_flownet_has_solution($self) != 0; }
+    /** Cost of the held solution (StateError without one). */
     int64_t cost()
     {
         int64_t c = 0;
         PLB_CHECK(pl_flownet_solution_cost($self, &c), 0);
         return c;
     }
+    /** Flow on arc in the held solution. */
     int64_t flow(int32_t arc)
     {
         int64_t f = 0;
         PLB_CHECK(pl_flownet_get_flow($self, arc, &f), 0);
         return f;
     }
+    /** Potential (dual value) of node in the held solution. */
     int64_t potential(int32_t node)
     {
         int64_t p = 0;

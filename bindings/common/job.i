@@ -37,13 +37,21 @@ typedef enum pl_conflict_kind {
 
 %inline %{
 /* "NO_NODE", "SELF_ANTI" or "TOO_BIG" (the thesis's names). */
+/** Name of a conflict kind: "NO_NODE", "SELF_ANTI" or "TOO_BIG" (the thesis's names). */
 static const char *conflict_kind_name(pl_conflict_kind kind) { return plb_conflict_kind_name(kind); }
 %}
 
+/** A job: tasks with GPU, core, memory and bandwidth demands, traffic between tasks, placement
+ *  constraints (node Must/MustNot, collocation, anti-affinity, a node filter), a workload type for
+ *  the interference profiles, arrival, duration, minimal utility and SLO (doc/jobs.md). Tasks are
+ *  numbered 0, 1, ... in the order added. */
 typedef struct {} Job;
+/** An ordered set of Jobs (a queue or a workload): indexable and iterable; add() and get() copy, so
+ *  no Job object depends on the set. */
 typedef struct {} JobSet;
 
 %extend Job {
+    /** An empty job named name; add_task() gives it tasks. */
     Job(const char *name = NULL)
     {
         Job *j = NULL;
@@ -51,6 +59,7 @@ typedef struct {} JobSet;
         return j;
     }
     ~Job() { pl_job_free($self); }
+    /** An independent copy. */
     Job *copy()
     {
         Job *j = NULL;
@@ -68,14 +77,23 @@ typedef struct {} JobSet;
         PLB_CHECK(pl_job_add_task($self, &d, &id), -1);
         return id;
     }
+    /** Traffic (a relative volume, >= 0) between tasks a and b. */
     void add_edge(int32_t a, int32_t b, double traffic) { PLB_CHECK(pl_job_add_edge($self, a, b, traffic), ); }
+    /** The same traffic between every pair of tasks. */
     void add_all_to_all(double traffic) { PLB_CHECK(pl_job_add_all_to_all($self, traffic), ); }
+    /** Workload type and size, which name the job's interference profiles ("bvlc_alexnet", "1"). */
     void set_workload(const char *type, const char *size = NULL) { PLB_CHECK(pl_job_set_workload($self, type, size), ); }
+    /** The lowest utility (0..1) at which the job may be placed. */
     void set_min_utility(double u) { PLB_CHECK(pl_job_set_min_utility($self, u), ); }
+    /** Service-level objective: the run time in seconds it should not exceed. */
     void set_slo(double seconds) { PLB_CHECK(pl_job_set_slo($self, seconds), ); }
+    /** Arrival time in seconds (the simulator's clock). */
     void set_arrival(double seconds) { PLB_CHECK(pl_job_set_arrival($self, seconds), ); }
+    /** Run time in seconds when it runs alone (the simulator's default model). */
     void set_duration(double seconds) { PLB_CHECK(pl_job_set_duration($self, seconds), ); }
+    /** Whether every task must run on one machine. */
     void set_single_node(bool on) { PLB_CHECK(pl_job_set_single_node($self, on), ); }
+    /** Tasks a and b must not share a machine. */
     void add_anti_collocation(int32_t a, int32_t b) { PLB_CHECK(pl_job_add_anti_collocation($self, a, b), ); }
 
     /* Placement constraints (placement/job.h, doc/jobs.md). task -1
@@ -90,22 +108,27 @@ typedef struct {} JobSet;
     {
         PLB_CHECK(pl_job_add_node_must_not($self, task, key, value), );
     }
+    /** Number of node constraints. */
     int32_t node_constraint_count() { return pl_job_node_constraint_count($self); }
+    /** Task of node constraint i (JOB_ALL_TASKS: the whole job). */
     int32_t node_constraint_task(int32_t i)
     {
         pl_node_constraint c;
         return plb_node_constraint($self, i, &c) ? c.task : PL_JOB_ALL_TASKS;
     }
+    /** Whether node constraint i is a MustNot. */
     bool node_constraint_must_not(int32_t i)
     {
         pl_node_constraint c;
         return plb_node_constraint($self, i, &c) && c.must_not;
     }
+    /** Attribute key of node constraint i. */
     const char *node_constraint_key(int32_t i)
     {
         pl_node_constraint c;
         return plb_node_constraint($self, i, &c) ? c.key : NULL;
     }
+    /** Attribute value of node constraint i. */
     const char *node_constraint_value(int32_t i)
     {
         pl_node_constraint c;
@@ -121,10 +144,13 @@ typedef struct {} JobSet;
     {
         PLB_CHECK(pl_job_set_node_filter($self, (const char *const *)names.v, names.n), );
     }
+    /** Whether the node filter admits the machine named name. */
     bool admits_node(const char *name) { return pl_job_admits_node($self, name) != 0; }
     /** Tasks a and b run on the same machine. */
     void add_collocation(int32_t a, int32_t b) { PLB_CHECK(pl_job_add_collocation($self, a, b), ); }
+    /** Whether tasks a and b must share a machine. */
     bool collocated(int32_t a, int32_t b) { return pl_job_collocated($self, a, b) != 0; }
+    /** Whether tasks a and b must not share a machine. */
     bool anti_collocated(int32_t a, int32_t b) { return pl_job_anti_collocated($self, a, b) != 0; }
     /** The class of each task under "must share a machine" (classes 0, 1, ... by lowest task). */
     plb_ints task_classes()
@@ -136,8 +162,11 @@ typedef struct {} JobSet;
         }
         return r;
     }
+    /** Label the job (other jobs' anti-affinity names labels). */
     void add_label(const char *label) { PLB_CHECK(pl_job_add_label($self, label), ); }
+    /** Number of labels. */
     int32_t label_count() { return pl_job_label_count($self); }
+    /** Label i. */
     const char *label(int32_t i)
     {
         const char *l = pl_job_label($self, i);
@@ -145,10 +174,13 @@ typedef struct {} JobSet;
             PLB_FAIL(PL_EINVAL, NULL, "label index %d out of range", (int)i);
         return l;
     }
+    /** Whether the job carries label. */
     bool has_label(const char *label) { return pl_job_has_label($self, label) != 0; }
     /** No task of this job shares a machine with another job labelled label (symmetric). */
     void add_anti_affinity(const char *label) { PLB_CHECK(pl_job_add_anti_affinity($self, label), ); }
+    /** Number of anti-affinity labels. */
     int32_t anti_affinity_count() { return pl_job_anti_affinity_count($self); }
+    /** Anti-affinity label i. */
     const char *anti_affinity_label(int32_t i)
     {
         const char *l = pl_job_anti_affinity_label($self, i);
@@ -156,7 +188,10 @@ typedef struct {} JobSet;
             PLB_FAIL(PL_EINVAL, NULL, "anti-affinity index %d out of range", (int)i);
         return l;
     }
+    /** Whether this job and other must not share a machine (either one's anti-affinity names a
+     *  label of the other). */
     bool anti_affine(const Job *other) { return pl_job_anti_affine($self, other) != 0; }
+    /** Whether the job has any placement constraint. */
     bool has_constraints() { return pl_job_has_constraints($self) != 0; }
     /** Raise InfeasibleError (PL_EINFEASIBLE) naming every conflict of the
      *  job's constraints on topo (pl_job_check_constraints()). */
@@ -196,9 +231,13 @@ typedef struct {} JobSet;
         return r;
     }
 
+    /** The job's name. */
     const char *name() { return pl_job_name($self); }
+    /** Number of tasks. */
     int32_t task_count() { return pl_job_task_count($self); }
+    /** Number of task pairs with traffic. */
     int32_t edge_count() { return pl_job_edge_count($self); }
+    /** Traffic between tasks a and b (0 if none). */
     double traffic(int32_t a, int32_t b)
     {
         double t = 0;
@@ -212,15 +251,23 @@ typedef struct {} JobSet;
         PLB_CHECK(pl_job_total_demand($self, &d), 0);
         return d.gpus;
     }
+    /** Workload type (None if not set). */
     const char *workload_type() { return pl_job_workload_type($self); }
+    /** Workload size (None if not set). */
     const char *workload_size() { return pl_job_workload_size($self); }
+    /** The lowest utility at which the job may be placed. */
     double min_utility() { return pl_job_min_utility($self); }
+    /** Service-level objective in seconds (0: none). */
     double slo() { return pl_job_slo($self); }
+    /** Arrival time in seconds. */
     double arrival() { return pl_job_arrival($self); }
+    /** Run time alone in seconds. */
     double duration() { return pl_job_duration($self); }
+    /** Whether every task must run on one machine. */
     bool single_node() { return pl_job_single_node($self) != 0; }
     /** GPU models the job accepts, "A|B" ("" or None: any GPU). */
     void set_gpu_model(const char *models) { PLB_CHECK(pl_job_set_gpu_model($self, models), ); }
+    /** GPU models the job accepts, "A|B" (None: any GPU). */
     const char *gpu_model() { return pl_job_gpu_model($self); }
     /** Task i's demand: (gpus, cores, memory, gpu_memory, bandwidth, gpu_milli, cpu_milli). */
     plb_i64s task_demand(int32_t i)
@@ -237,6 +284,7 @@ typedef struct {} JobSet;
 }
 
 %extend JobSet {
+    /** An empty set. */
     JobSet()
     {
         JobSet *s = NULL;
@@ -251,6 +299,7 @@ typedef struct {} JobSet;
         PLB_CHECK(pl_jobset_load_json(path, &s), NULL);
         return s;
     }
+    /** Jobs from JSON text (doc/jobs.md). */
     static JobSet *from_json_string(const char *text)
     {
         JobSet *s = NULL;
@@ -273,6 +322,7 @@ typedef struct {} JobSet;
         PLB_CHECK(pl_jobset_add($self, c, &i), -1);
         return i;
     }
+    /** Number of jobs. */
     int32_t count() { return pl_jobset_count($self); }
     /** A copy of job i. */
     Job *get(int32_t i)

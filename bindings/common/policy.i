@@ -27,7 +27,9 @@ static Job **plb_queue(const JobSet *jobs)
 %}
 
 %inline %{
+/** Number of registered placement policies (see policy_name()). */
 static int policy_count(void) { return pl_policy_count(); }
+/** Name of policy i, built-in policies first. */
 static const char *policy_name(int i)
 {
     const pl_policy_ops *ops = pl_policy_get(i);
@@ -35,6 +37,7 @@ static const char *policy_name(int i)
         PLB_FAIL(PL_EINVAL, NULL, "policy index %d out of range", i);
     return ops->name;
 }
+/** Name of a decision kind: "placed", "postponed", "waiting" or "rejected". */
 static const char *decision_kind_name(pl_decision_kind k)
 {
     static const char *const names[] = { "placed", "postponed", "waiting", "rejected" };
@@ -149,6 +152,8 @@ static int plb_policy_options_is(PolicyOptions *o, pl_policy_ext_kind kind, cons
 %}
 
 %nodefaultctor PolicyOptions;
+/** The options of a policy that has its own (sa-placement, two-level, gpu-qos). Policy(name,
+ *  **options) and placement.policy_options() build one from keyword arguments. */
 typedef struct {} PolicyOptions;
 
 %extend PolicyOptions {
@@ -179,6 +184,7 @@ typedef struct {} PolicyOptions;
                  "two-level and gpu-qos have)", policy ? policy : "(null)");
     }
     ~PolicyOptions() { plb_policy_options_free($self); }
+    /** The policy these options are for. */
     const char *policy() { return $self->policy; }
 
     /** sa-placement: "batch" (default) or "online". */
@@ -199,11 +205,13 @@ typedef struct {} PolicyOptions;
         if (plb_policy_options_is($self, PL_POLICY_EXT_SA, "iterations"))
             $self->sa.iterations = n;
     }
+    /** sa-placement: the annealing's starting temperature. */
     void set_initial_temperature(double t)
     {
         if (plb_policy_options_is($self, PL_POLICY_EXT_SA, "initial_temperature"))
             $self->sa.initial_temperature = t;
     }
+    /** sa-placement: the factor the temperature is multiplied by after each move. */
     void set_cooling(double c)
     {
         if (plb_policy_options_is($self, PL_POLICY_EXT_SA, "cooling"))
@@ -264,6 +272,9 @@ typedef struct {} PolicyOptions;
 
 %newobject place;
 %nodefaultctor Decisions;
+/** A policy's decisions, one per job in queue order, as Sched.place() and placement.place() return
+ *  them: kind(i), gpus(i) (vertex ids), gpu_paths(i) (their paths), machine(i), utility(i), ...
+ *  Policy.place() wraps them in a Placement. */
 typedef struct {} Decisions;
 
 %{
@@ -303,12 +314,15 @@ Decisions *place(const char *policy, const Topology *topo, const JobSet *jobs,
 
 %extend Decisions {
     ~Decisions() { pl_decision_free($self); }
+    /** Number of decisions (one per job of the queue). */
     int32_t count() { return pl_decision_count($self); }
+    /** Kind of decision i (DECISION_PLACED, _POSTPONED, _WAITING, _REJECTED). */
     pl_decision_kind kind(int32_t i)
     {
         pl_decision_info d;
         return plb_decision($self, i, &d) ? d.kind : PL_DECISION_REJECTED;
     }
+    /** GPU vertex of each task of job i (-1 for a CPU-only task; empty unless placed). */
     plb_ints gpus(int32_t i)
     {
         plb_ints r = { 0, NULL };
@@ -332,26 +346,31 @@ Decisions *place(const char *policy, const Topology *topo, const JobSet *jobs,
             memcpy(r.v, d.hosts, sizeof *r.v * (size_t)d.ngpus);
         return r;
     }
+    /** Machine vertex of job i (-1 if none or several). */
     int32_t machine(int32_t i)
     {
         pl_decision_info d;
         return plb_decision($self, i, &d) ? d.machine : -1;
     }
+    /** Utility of job i's placement (0..1). */
     double utility(int32_t i)
     {
         pl_decision_info d;
         return plb_decision($self, i, &d) ? d.utility : 0;
     }
+    /** Communication cost of job i's placement (traffic x distance summed over task pairs). */
     int64_t comm_cost(int32_t i)
     {
         pl_decision_info d;
         return plb_decision($self, i, &d) ? d.comm_cost : 0;
     }
+    /** Predicted slowdown of job i from interference (1: none). */
     double slowdown(int32_t i)
     {
         pl_decision_info d;
         return plb_decision($self, i, &d) ? d.slowdown : 1;
     }
+    /** Why job i was not placed (None or "" when placed). */
     const char *reason(int32_t i)
     {
         pl_decision_info d;

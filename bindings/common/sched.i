@@ -5,35 +5,14 @@
 %{
 typedef struct pl_sched Sched;
 
-/* Machine or GPU vertex ids from a script list of numbers. */
-/* Vertex ids of a script list; -1 allowed where minus_one (a CPU-only task). */
-static int32_t *plb_vertex_ids_or(plb_doubles_in ids, const char *what, int minus_one)
-{
-    int32_t *v = malloc(sizeof *v * (size_t)(ids.n > 0 ? ids.n : 1));
-    if (!v) {
-        plb_status = pl_solver_error(PL_ENOMEM, "out of memory");
-        return NULL;
-    }
-    for (int32_t i = 0; i < ids.n; i++) {
-        double x = ids.v[i];
-        if (!(x >= (minus_one ? -1 : 0) && x <= INT32_MAX && x == (double)(int32_t)x)) {
-            free(v);
-            plb_status = pl_solver_error(PL_EINVAL, "%s: %g is not a vertex id", what, x);
-            return NULL;
-        }
-        v[i] = (int32_t)x;
-    }
-    return v;
-}
-
-static int32_t *plb_vertex_ids(plb_doubles_in ids, const char *what)
-{
-    return plb_vertex_ids_or(ids, what, 0);
-}
 %}
 
 %newobject Sched::place;
 %newobject Sched::topology;
+%newobject Sched::path_name;
+/** The allocation lifecycle of a live cluster (doc/guide.md, 3b): place() asks a policy where jobs
+ *  would go, commit() allocates a decision under a job id, release() frees exactly what a commit
+ *  took. The Sched owns copies of the topology and of every committed job. */
 typedef struct {} Sched;
 
 %extend Sched {
@@ -154,6 +133,10 @@ typedef struct {} Sched;
         r.n = machines.n;
         return r;
     }
+    /** Path of vertex v of the live topology ("cluster/rack0/node0/package0/gpu1"). */
+    char *path_name(int32_t v) { return plb_path_name(pl_sched_topology($self), v); }
+    /** Name of vertex v of the live topology ("gpu1", "node0"). */
+    const char *vertex_name(int32_t v) { return plb_vertex_name(pl_sched_topology($self), v); }
     /** A copy of the live topology: capacities and what is allocated now. */
     Topology *topology()
     {

@@ -265,18 +265,28 @@ typedef enum pl_sim_runtime { PL_SIM_RUNTIME_PROGRESS = 0, PL_SIM_RUNTIME_ARTIFA
 %newobject Scenario::take_topology;
 %newobject Scenario::take_jobs;
 
+/** The trace-driven simulator, low level (placement.Simulator is the Python front end): jobs
+ *  arriving on a topology under a named policy (doc/simulator.md). */
 typedef struct {} Sim;
 %nodefaultctor SimResult;
+/** One run of a Sim: per-job records, a summary, the utilisation time series and their CSV forms
+ *  (placement.SimulationResult wraps it). */
 typedef struct {} SimResult;
 %nodefaultctor Scenario;
+/** A built-in simulator scenario before its topology and jobs are taken (placement.scenario() is
+ *  the front end). */
 typedef struct {} Scenario;
+/** Simulator options beyond the policy's: startup delays, priorities, device failures. */
 typedef struct {} SimOptions;
 %nodefaultctor Trace;
+/** A workload trace (CSV, JSON or SC17): its jobs, per-job priorities and startup delays
+ *  (doc/simulator.md 6b). */
 typedef struct {} Trace;
 
 /* Read-only snapshots. */
 %immutable;
 %nodefaultctor SimRecord;
+/** One job's record of a run (placement.SimJobRecord has the same fields). */
 typedef struct {
     int32_t job;
     char *name;
@@ -292,6 +302,7 @@ typedef struct {
 } SimRecord;
 
 %nodefaultctor SimSummary;
+/** Aggregates of a run (placement.SimSummary has the same fields). */
 typedef struct {
     int32_t jobs, done, rejected, unfinished;
     double makespan, mean_wait, max_wait, mean_turnaround, mean_slowdown, max_slowdown;
@@ -304,7 +315,8 @@ typedef struct {
     int32_t remote_jobs;
 } SimSummary;
 
-/* One point of the utilisation time series (doc/simulator.md sec. 5b). */
+/** One point of the utilisation time series (doc/simulator.md sec. 5b;
+ *  placement.SimSample has the same fields). */
 typedef struct {
     double time;
     int32_t running, queued, gpus_used, gpus_failed;
@@ -312,8 +324,8 @@ typedef struct {
     int32_t remote_gpus;
 } SimSample;
 
-/* One device failure: the GPU vertex fails at time, back after repair
- * seconds (0: never). */
+/** One device failure: the GPU vertex gpu fails at time, back after repair
+ *  seconds (0: never). */
 typedef struct {
     double time;
     int32_t gpu;
@@ -338,6 +350,9 @@ typedef struct {
     {
         if (!topo || !jobs)
             PLB_FAIL(PL_EINVAL, NULL, "Sim: topology and jobs are required");
+        /* pl_policy_place() refuses it, but the simulator would take it as no limit. */
+        if (max_placed < 0)
+            PLB_FAIL(PL_EINVAL, NULL, "Sim: max_placed must be >= 0, got %d", (int)max_placed);
         Sim *s = calloc(1, sizeof *s);
         if (!s)
             PLB_FAIL(PL_ENOMEM, NULL, "out of memory");
@@ -417,7 +432,9 @@ typedef struct {
             plb_cb_free($self->progress);
         $self->progress = cb;
     }
+    /** The policy's name. */
     const char *policy() { return $self->policy; }
+    /** Number of jobs. */
     int32_t job_count() { return pl_jobset_count($self->jobs->jobs); }
 }
 
@@ -428,6 +445,7 @@ typedef struct {
         plb_shared_jobs_release($self->jobs);
         free($self);
     }
+    /** Number of job records. */
     int32_t count() { return pl_sim_result_count($self->res); }
     /** A copy of job i's record (workload order). */
     SimRecord *record(int32_t i)
@@ -447,6 +465,7 @@ typedef struct {
                           c.placed, c.restarts, c.priority, c.remote_gpus };
         return r;
     }
+    /** The aggregates of the run. */
     SimSummary *summary()
     {
         SimSummary *s = malloc(sizeof *s);
@@ -462,7 +481,7 @@ typedef struct {
     }
     /** The per-job records as CSV text (pl_sim_result_write_csv()). */
     char *csv() { return plb_write_string(plb_result_csv, $self->res); }
-    /** Write the CSV to a file; PL_EIO if it cannot be written. */
+    /** Write the per-job CSV to path; IOError if it cannot be written. */
     void write_csv(const char *path) { plb_write_file(plb_result_csv, $self->res, path); }
     /** Points of the utilisation time series. */
     int64_t timeline_count() { return pl_sim_result_timeline_count($self->res); }
@@ -476,10 +495,12 @@ typedef struct {
     }
     /** The time series as CSV text (pl_sim_result_write_timeline_csv()). */
     char *timeline_csv() { return plb_write_string(plb_timeline_csv, $self->res); }
+    /** Write the time series as CSV to path; IOError if it cannot be written. */
     void write_timeline_csv(const char *path) { plb_write_file(plb_timeline_csv, $self->res, path); }
 }
 
 %extend SimOptions {
+    /** No options: no startup delay, priorities or failures. */
     SimOptions()
     {
         SimOptions *o = calloc(1, sizeof *o);
@@ -532,7 +553,9 @@ typedef struct {
             plb_add_failure($self, f[i]);
         pl_sim_failures_free(f);
     }
+    /** Number of failures added. */
     int32_t failure_count() { return $self->nfailures; }
+    /** Failure i. */
     SimFailure failure(int32_t i)
     {
         SimFailure f = { 0, -1, 0 };
@@ -559,6 +582,7 @@ typedef struct {
         return t;
     }
     ~Trace() { pl_sim_trace_free($self); }
+    /** Number of jobs. */
     int32_t count() { return pl_jobset_count(pl_sim_trace_jobs($self)); }
     /** "csv", "json" or "sc17". */
     const char *format() { return pl_sim_trace_format($self); }
@@ -581,6 +605,7 @@ typedef struct {
         }
         return s;
     }
+    /** Per-job queue priorities (higher first), in workload order. */
     plb_f64s priorities()
     {
         int32_t n = pl_jobset_count(pl_sim_trace_jobs($self));
@@ -589,6 +614,7 @@ typedef struct {
             memcpy(r.v, pl_sim_trace_priorities($self), sizeof *r.v * (size_t)n);
         return r;
     }
+    /** Per-job startup delays in seconds, in workload order. */
     plb_f64s startup_delays()
     {
         int32_t n = pl_jobset_count(pl_sim_trace_jobs($self));
@@ -647,6 +673,7 @@ typedef struct {
 }
 
 %inline %{
+/** Number of built-in scenarios (see sim_scenario_name()). */
 static int sim_scenario_count(void)
 {
     int n = 0;
@@ -654,6 +681,7 @@ static int sim_scenario_count(void)
         n++;
     return n;
 }
+/** Name of built-in scenario i ("sc17-proto", "sc17-s1", ...). */
 static const char *sim_scenario_name(int i)
 {
     if (i < 0 || i >= sim_scenario_count())

@@ -17,21 +17,31 @@ typedef enum pl_resource {
     PL_RES_BANDWIDTH = 4, PL_RES_STORAGE = 5, PL_RES_GPU_MILLI = 6, PL_RES_COUNT = 7
 } pl_resource;
 
+/** Short name of a vertex kind (VK_GPU: "gpu", ...). */
 const char *pl_vertex_kind_name(pl_vertex_kind kind);
+/** Short name of a link kind (LK_NVLINK: "nvlink", ...). */
 const char *pl_link_kind_name(pl_link_kind kind);
+/** Short name of a resource (RES_UNITS: "units", ...). */
 const char *pl_resource_name(pl_resource res);
 
 %rename(LinkInfo) pl_link_info;
+/** One link of a Topology, as Topology.link() returns it. */
 typedef struct pl_link_info {
+    /** The two vertices it joins (a, b). */
     int32_t a, b;
+    /** Its kind (LK_NVLINK, LK_PCIE, ...). */
     pl_link_kind kind;
+    /** Bandwidth in bytes per second. */
     int64_t bw_bytes_per_s;
+    /** Latency in nanoseconds. */
     int64_t latency_ns;
+    /** Weight in distances (seed 002's level weights). */
     int64_t weight;
 } pl_link_info;
 
 %inline %{
 /* Names of the builtin machines ("minsky", "dgx1", ...). */
+/** Number of builtin machines (see topology_builtin_name()). */
 static int topology_builtin_count(void)
 {
     int n = 0;
@@ -39,6 +49,7 @@ static int topology_builtin_count(void)
         n++;
     return n;
 }
+/** Name of builtin machine i ("minsky", "dgx1", ...). */
 static const char *topology_builtin_name(int i)
 {
     if (i < 0 || i >= topology_builtin_count())
@@ -50,6 +61,34 @@ static const char *topology_builtin_name(int i)
 %{
 static pl_status plb_dot(const void *t, FILE *f) { return pl_topology_write_dot(t, f); }
 static pl_status plb_text(const void *t, FILE *f) { return pl_topology_write_text(t, f); }
+
+/* The path of names of v, malloc'ed (NULL and plb_status set on failure). */
+static char *plb_path_name(const Topology *t, int32_t v)
+{
+    char small[8];
+    pl_status st = pl_topology_path_name(t, v, small, sizeof small);
+    size_t size = sizeof small;
+    while (st == PL_ELIMIT && size < ((size_t)1 << 24)) {
+        size *= 8;
+        char *buf = malloc(size);
+        if (!buf)
+            PLB_FAIL(PL_ENOMEM, NULL, "out of memory");
+        st = pl_topology_path_name(t, v, buf, size);
+        if (st == PL_OK)
+            return buf;
+        free(buf);
+    }
+    PLB_CHECK(st, NULL);
+    return strdup(small);
+}
+
+/* Name of vertex v (NULL and plb_status set for a bad id). */
+static const char *plb_vertex_name(const Topology *t, int32_t v)
+{
+    pl_vertex_info i;
+    PLB_CHECK(pl_topology_vertex(t, v, &i), NULL);
+    return i.name;
+}
 
 /* Vertices of kind (or -1) under v (or -1: everywhere), in preorder. */
 static plb_ints plb_descendants(const Topology *t, int32_t v, int kind)
@@ -76,9 +115,15 @@ static plb_ints plb_descendants(const Topology *t, int32_t v, int kind)
 %newobject Topology::to_text;
 %newobject Topology::path_name;
 
+/** A hardware topology: a tree of typed vertices (cluster, rack, machine, package, NUMA node,
+ *  switch, GPU, NIC, storage, pool) joined by typed links with bandwidth, latency and weight;
+ *  vertices carry capacities, allocations and attributes (doc/topology.md). Vertex ids are 0-based
+ *  ints; path_name() and find() translate them to and from paths such as
+ *  "cluster/rack0/node0/package0/gpu1". */
 typedef struct {} Topology;
 
 %extend Topology {
+    /** An empty topology; add_vertex() and add_link() build it. */
     Topology()
     {
         Topology *t = NULL;
@@ -111,6 +156,7 @@ typedef struct {} Topology;
         PLB_CHECK(pl_topology_load_xml(path, &t), NULL);
         return t;
     }
+    /** An hwloc XML export given as text. */
     static Topology *from_xml_string(const char *text)
     {
         pl_hwloc_opts o;
@@ -131,6 +177,7 @@ typedef struct {} Topology;
         PLB_CHECK(pl_topology_load_json(path, &t), NULL);
         return t;
     }
+    /** A JSON cluster description given as text (doc/topology-json.md). */
     static Topology *from_json_string(const char *text)
     {
         Topology *t = NULL;
@@ -145,6 +192,7 @@ typedef struct {} Topology;
         PLB_CHECK(pl_topology_cluster(machine, machines, machines_per_rack, network_bw, &t), NULL);
         return t;
     }
+    /** An independent copy, allocations included. */
     Topology *copy()
     {
         Topology *t = NULL;
@@ -152,13 +200,21 @@ typedef struct {} Topology;
         return t;
     }
 
+    /** Add a vertex of kind (VK_*) under parent (-1: a root) with an optional name and OS index;
+     *  returns its id. */
     int32_t add_vertex(pl_vertex_kind kind, int32_t parent = -1, const char *name = NULL,
                        int32_t os_index = -1)
     {
         int32_t id = -1;
+        /* The library takes any negative index for "unknown"; -5 is a mistake. */
+        if (os_index < -1)
+            PLB_FAIL(PL_EINVAL, -1, "add_vertex: os_index must be >= 0, or -1 for unknown, got %d",
+                     (int)os_index);
         PLB_CHECK(pl_topology_add_vertex($self, kind, parent, name, os_index, &id), -1);
         return id;
     }
+    /** Link vertices a and b with a link of kind (LK_*); bandwidth in bytes/s, latency in ns,
+     *  weight 0: the kind's default. Returns its id. */
     int32_t add_link(int32_t a, int32_t b, pl_link_kind kind, int64_t bw_bytes_per_s = 0,
                      int64_t latency_ns = 0, int64_t weight = 0)
     {
@@ -166,6 +222,7 @@ typedef struct {} Topology;
         PLB_CHECK(pl_topology_add_link($self, a, b, kind, bw_bytes_per_s, latency_ns, weight, &id), -1);
         return id;
     }
+    /** Set the capacity of resource res (RES_*) on vertex v. */
     void set_capacity(int32_t v, pl_resource res, int64_t amount)
     {
         PLB_CHECK(pl_topology_set_capacity($self, v, res, amount), );
@@ -185,6 +242,7 @@ typedef struct {} Topology;
                      (int)pl_topology_vertex_count($self));
         return pl_topology_attr($self, v, key);
     }
+    /** Number of attributes set on vertex v. */
     int32_t attr_count(int32_t v)
     {
         if (v < 0 || v >= pl_topology_vertex_count($self))
@@ -199,6 +257,7 @@ typedef struct {} Topology;
         PLB_CHECK(pl_topology_attr_at($self, v, i, &k, NULL), NULL);
         return k;
     }
+    /** Value of attribute i of v (in the order keys were first set). */
     const char *attr_value(int32_t v, int32_t i)
     {
         const char *val = NULL;
@@ -206,26 +265,27 @@ typedef struct {} Topology;
         return val;
     }
 
+    /** Number of vertices. */
     int32_t vertex_count() { return pl_topology_vertex_count($self); }
+    /** Number of links. */
     int32_t link_count() { return pl_topology_link_count($self); }
-    const char *vertex_name(int32_t v)
-    {
-        pl_vertex_info i;
-        PLB_CHECK(pl_topology_vertex($self, v, &i), NULL);
-        return i.name;
-    }
+    /** Name of vertex v ("gpu1", "node0", ...). */
+    const char *vertex_name(int32_t v) { return plb_vertex_name($self, v); }
+    /** Kind of vertex v (VK_*). */
     pl_vertex_kind vertex_kind(int32_t v)
     {
         pl_vertex_info i;
         PLB_CHECK(pl_topology_vertex($self, v, &i), PL_VK_COUNT);
         return i.kind;
     }
+    /** Parent of vertex v (-1 for a root). */
     int32_t vertex_parent(int32_t v)
     {
         pl_vertex_info i;
         PLB_CHECK(pl_topology_vertex($self, v, &i), -1);
         return i.parent;
     }
+    /** OS index of vertex v (-1 when unknown). */
     int32_t vertex_os_index(int32_t v)
     {
         pl_vertex_info i;
@@ -233,24 +293,8 @@ typedef struct {} Topology;
         return i.os_index;
     }
     /** "machine/package0/gpu1": the path find() accepts. */
-    char *path_name(int32_t v)
-    {
-        char small[8];
-        pl_status st = pl_topology_path_name($self, v, small, sizeof small);
-        size_t size = sizeof small;
-        while (st == PL_ELIMIT && size < ((size_t)1 << 24)) {
-            size *= 8;
-            char *buf = malloc(size);
-            if (!buf)
-                PLB_FAIL(PL_ENOMEM, NULL, "out of memory");
-            st = pl_topology_path_name($self, v, buf, size);
-            if (st == PL_OK)
-                return buf;
-            free(buf);
-        }
-        PLB_CHECK(st, NULL);
-        return strdup(small);
-    }
+    char *path_name(int32_t v) { return plb_path_name($self, v); }
+    /** Link link as a LinkInfo. */
     pl_link_info link(int32_t link)
     {
         pl_link_info i;
@@ -258,12 +302,14 @@ typedef struct {} Topology;
         PLB_CHECK(pl_topology_link($self, link, &i), i);
         return i;
     }
+    /** Vertex at path (as path_name() gives it); NotFoundError if none. */
     int32_t find(const char *path)
     {
         int32_t v = -1;
         PLB_CHECK(pl_topology_find($self, path, &v), -1);
         return v;
     }
+    /** Nearest ancestor of v (v itself included) of kind (VK_*); NotFoundError if none. */
     int32_t ancestor(int32_t v, pl_vertex_kind kind)
     {
         int32_t a = -1;
@@ -274,6 +320,7 @@ typedef struct {} Topology;
     plb_ints descendants(int32_t v = -1, int kind = -1) { return plb_descendants($self, v, kind); }
     /** GPU vertices under v (-1: all), preorder. */
     plb_ints gpus(int32_t v = -1) { return plb_descendants($self, v, PL_VK_GPU); }
+    /** Children of vertex v (-1: the roots). */
     plb_ints children(int32_t v = -1)
     {
         plb_ints r = { 0, NULL };
@@ -284,12 +331,14 @@ typedef struct {} Topology;
             PLB_CHECK(pl_topology_children($self, v, r.v, n, &n), (free(r.v), (plb_ints){ 0, NULL }));
         return r;
     }
+    /** Shortest-path weight between vertices a and b. */
     int64_t distance(int32_t a, int32_t b)
     {
         int64_t w = 0;
         PLB_CHECK(pl_topology_distance($self, a, b, &w), 0);
         return w;
     }
+    /** Bandwidth in bytes/s of the narrowest link on the path between a and b. */
     int64_t bottleneck_bw(int32_t a, int32_t b)
     {
         int64_t bw = 0;
@@ -320,6 +369,28 @@ typedef struct {} Topology;
         free(g.v);
         return r;
     }
+    /** Row-major k x k shortest-path distances between the k given vertices
+     *  (0 on the diagonal, -1 where there is no path). */
+    plb_i64s distance_flat(plb_doubles_in vertices)
+    {
+        plb_i64s r = { 0, NULL };
+        if ((int64_t)vertices.n * vertices.n > INT32_MAX)
+            PLB_FAIL(PL_ELIMIT, r, "%d vertices: distance matrix too large", (int)vertices.n);
+        int32_t *v = plb_vertex_ids(vertices, "Topology.distance_flat");
+        if (!v)
+            return r;
+        r = plb_i64s_alloc(vertices.n * vertices.n);
+        if (r.v && vertices.n > 0) {
+            pl_status st = pl_topology_distance_matrix($self, v, vertices.n, r.v);
+            if (st != PL_OK) {
+                free(r.v);
+                r = (plb_i64s){ 0, NULL };
+                plb_status = st;
+            }
+        }
+        free(v);
+        return r;
+    }
     /** (capacity, allocated, free) of a resource on v. */
     plb_i64s amount(int32_t v, pl_resource res)
     {
@@ -334,8 +405,11 @@ typedef struct {} Topology;
         }
         return r;
     }
+    /** Allocate amount of resource res on v (InvalidArgumentError beyond its free amount). */
     void alloc(int32_t v, pl_resource res, int64_t amount) { PLB_CHECK(pl_topology_alloc($self, v, res, amount), ); }
+    /** Release amount of resource res on v. */
     void release(int32_t v, pl_resource res, int64_t amount) { PLB_CHECK(pl_topology_release($self, v, res, amount), ); }
+    /** Release every allocation. */
     void release_all() { PLB_CHECK(pl_topology_release_all($self), ); }
 
     /** Graphviz DOT text. */

@@ -3,7 +3,10 @@
  * idiomatic layer is placement/__init__.py. */
 %module(package="placement") core
 
-%feature("autodoc", "1");
+/* Docstrings come from the doxygen comments of the .i files (swig -doxygen);
+ * argument and result types from the C types, as annotations that the
+ * _annotate() pass at the end turns into Python types. */
+%feature("python:annotations", "c");
 %feature("kwargs");
 
 /* One exception class per pl_status, created at import below; __init__.py
@@ -120,6 +123,27 @@ static void plb_raise(int status)
     free($1.v);
 }
 
+/* Seeds are uint64_t: SWIG would refuse a negative one with an
+ * OverflowError naming the C type; say what is wrong instead. */
+%typemap(in) uint64_t seed {
+    if (!PyLong_Check($input)) {
+        PyErr_Format(PyExc_TypeError, "seed must be an int, not %s", Py_TYPE($input)->tp_name);
+        SWIG_fail;
+    }
+    $1 = (uint64_t)PyLong_AsUnsignedLongLong($input);
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        PyObject *zero_ = PyLong_FromLong(0);
+        int negative_ = zero_ && PyObject_RichCompareBool($input, zero_, Py_LT) == 1;
+        Py_XDECREF(zero_);
+        PyErr_Clear();
+        plb_status = pl_solver_error(PL_EINVAL, "seed must be an int in [0, 2**64), got %s",
+                                     negative_ ? "a negative one" : "a larger one");
+        PLB_RAISE_NOW();
+    }
+}
+%typemap(typecheck, precedence=SWIG_TYPECHECK_UINT64) uint64_t seed "$1 = PyLong_Check($input);"
+
 /* Sequences in: any sequence (list, tuple, ...) but not a str for a list
  * of str, so that "node1" is not taken as five names. */
 %typemap(in) plb_strs_in {
@@ -183,3 +207,82 @@ static void plb_raise(int status)
 %include "extras.i"
 %include "../common/all.i"
 %include "progress.i"
+
+/* Python types for the C types that python:annotations "c" writes into the
+ * proxies' signatures. Runs once at import, after every class exists. */
+%pythoncode %{
+def _annotate():
+    import inspect
+    import typing
+    known = {
+        "int32_t": int, "int64_t": int, "uint64_t": int, "int": int, "double": float,
+        "bool": bool, "char const *": str, "char *": str, "void": None,
+        "plb_ints": typing.List[int], "plb_i64s": typing.List[int],
+        "plb_f64s": typing.List[float], "plb_strs_in": typing.Sequence[str],
+        "plb_doubles_in": typing.Sequence[float],
+        "plb_cbarg": typing.Optional[typing.Callable[[int, int, float], object]],
+        "pl_arc_info": ArcInfo, "pl_link_info": LinkInfo,
+    }
+    # Results that are None when the library has no value (a NULL char *).
+    nullable = {"FlowNetwork.node_name", "Topology.attr", "Job.name", "Job.workload_type",
+                "Job.workload_size", "Job.gpu_model", "Decisions.reason"}
+
+    def python_type(ctype):
+        if ctype in known:
+            return known[ctype]
+        name = ctype.replace(" const", "").rstrip(" *")
+        cls = globals().get(name)
+        if isinstance(cls, type):
+            return cls
+        if name.startswith("pl_"):   # the enums: ints, as their constants are
+            return int
+        raise TypeError("placement: no Python type for the C type %r" % ctype)
+
+    def is_ctype(t):
+        # Python-written methods (extras.i) annotate with Python types, and
+        # with strings only for what core does not define (FlowResult, numpy).
+        return isinstance(t, str) and (t in known or t.startswith("pl_") or t.endswith("*")
+                                       or isinstance(globals().get(t), type))
+
+    def fix(fn, qualname):
+        ann = getattr(fn, "__annotations__", None)
+        if not ann or not any(is_ctype(t) for t in ann.values()):
+            return
+        defaults = {p.name: p.default for p in inspect.signature(fn).parameters.values()}
+        for arg, ctype in list(ann.items()):
+            if not is_ctype(ctype):
+                continue
+            t = python_type(ctype)
+            if (arg != "return" and defaults.get(arg) is None) or (arg == "return" and qualname in nullable):
+                t = typing.Optional[t]
+            ann[arg] = t
+
+    for name, obj in list(globals().items()):
+        if inspect.isfunction(obj) and obj.__module__ == __name__:
+            fix(obj, name)
+        elif isinstance(obj, type) and obj.__module__ == __name__ and hasattr(obj, "thisown"):
+            for attr, member in list(vars(obj).items()):
+                fn = member.__func__ if isinstance(member, staticmethod) else member
+                if inspect.isfunction(fn):
+                    fix(fn, obj.__name__ + "." + attr)
+            members = vars(obj).get("__annotations__", {})
+            for attr, ctype in list(members.items()):
+                if is_ctype(ctype):
+                    members[attr] = python_type(ctype)
+                field = vars(obj).get(attr)
+                if isinstance(field, property) and not field.__doc__:
+                    field.__doc__ = "%s : %s" % (attr, inspect.formatannotation(members[attr]))
+            init = vars(obj).get("__init__")
+            if inspect.isfunction(init):
+                init.__annotations__.setdefault("return", None)
+            if inspect.isfunction(init) and not init.__doc__:
+                if "No constructor defined" in init.__code__.co_consts:
+                    init.__doc__ = "Not constructible: %s objects come from the calls that return them." % name
+                else:
+                    init.__doc__ = "A %s with every field 0." % name
+            obj.__module__ = "placement"   # the public name: help() shows placement.Topology
+
+
+_annotate()
+del _annotate
+%}

@@ -7,6 +7,7 @@ named after the library status (ParseError for PL_EPARSE, ...), whose text
 is the library's message (pl_last_error()) and whose .status is the code.
 """
 import collections
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _core
 from .core import (  # noqa: F401  (re-exported API)
@@ -18,7 +19,7 @@ from .core import (  # noqa: F401  (re-exported API)
     Sim as _Sim, Scenario as _Scenario, sim_scenario_count, sim_scenario_name,
     SIM_RUNTIME_PROGRESS, SIM_RUNTIME_ARTIFACT,
     PolicyOptions, SimOptions as _SimOptions, Trace, NodeConstraint, ConstraintConflict, Sched,
-    conflict_kind_name, JOB_ALL_TASKS,
+    conflict_kind_name, JOB_ALL_TASKS, _Matrix, _Vector, _array,
 )
 from .core import *  # noqa: F401,F403  (enum constants VK_GPU, RES_UNITS, LK_NVLINK, ...)
 
@@ -39,40 +40,43 @@ LimitError = _core.LimitError
 InternalError = _core.InternalError
 
 
-def solvers():
+def solvers() -> List[str]:
     """Names of the min-cost-flow solvers, built-in first."""
     return [solver_name(i) for i in range(solver_count())]
 
 
-def policies():
+def policies() -> List[str]:
     """Names of the placement policies, built-in first."""
     return [policy_name(i) for i in range(policy_count())]
 
 
-def builtin_topologies():
+def builtin_topologies() -> List[str]:
     """Names accepted by Topology.builtin()."""
     return [topology_builtin_name(i) for i in range(topology_builtin_count())]
 
 
 class FlowResult:
-    """A solved flow: a snapshot taken when FlowNetwork.solve() returned, so
+    """A solved flow: a snapshot taken when FlowNetwork.solve.__annotations__["return"] = FlowResult
+
+
+class Decision:() returned, so
     it stays valid whatever happens to the network afterwards."""
 
-    def __init__(self, cost, flows, potentials, solver):
+    def __init__(self, cost: int, flows: List[int], potentials: List[int], solver: Optional[str]) -> None:
         self.cost = cost
         self.flows = flows
         self.potentials = potentials
         self.solver = solver
 
-    def flow(self, arc):
+    def flow(self, arc: int) -> int:
         """Flow on arc `arc`."""
         return self.flows[arc]
 
-    def potential(self, node):
+    def potential(self, node: int) -> int:
         """Potential (dual value) of `node`."""
         return self.potentials[node]
 
-    def flow_dict(self, g):
+    def flow_dict(self, g: Any) -> Dict[Any, Dict[Any, Any]]:
         """The flows shaped like networkx's min_cost_flow() result, for the
         graph g this network was made from with FlowNetwork.from_networkx():
         {u: {v: flow}} for a DiGraph, {u: {v: {key: flow}}} for a
@@ -86,26 +90,30 @@ class FlowResult:
                 out[u][v] = self.flows[j]
         return out
 
-    def flows_array(self):
-        """The flows as a numpy int64 array (needs python3-numpy)."""
-        import numpy as np
-        return np.array(self.flows, dtype=np.int64)
+    def flows_array(self) -> _Vector:
+        """The flows (index = arc id) as a numpy int64 array; a list when
+        numpy cannot be imported."""
+        return _array(self.flows)
 
-    def potentials_array(self):
-        """The potentials as a numpy int64 array (needs python3-numpy)."""
-        import numpy as np
-        return np.array(self.potentials, dtype=np.int64)
+    def potentials_array(self) -> _Vector:
+        """The potentials (index = node id) as a numpy int64 array; a list
+        when numpy cannot be imported."""
+        return _array(self.potentials)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<placement.FlowResult cost=%d solver=%s>" % (self.cost, self.solver)
 
 
 class Decision:
     """What a policy decided for one job."""
 
-    __slots__ = ("job", "kind", "gpus", "machine", "utility", "comm_cost", "slowdown", "reason", "hosts")
+    __slots__ = ("job", "kind", "gpus", "machine", "utility", "comm_cost", "slowdown", "reason", "hosts",
+                 "gpu_paths", "machine_name")
 
-    def __init__(self, job, kind, gpus, machine, utility, comm_cost, slowdown, reason, hosts=()):
+    def __init__(self, job: str, kind: str, gpus: List[int], machine: int, utility: float,
+                 comm_cost: int, slowdown: float, reason: str, hosts: Sequence[int] = (),
+                 gpu_paths: Optional[List[Optional[str]]] = None,
+                 machine_name: Optional[str] = None) -> None:
         self.job = job              # the job's name
         self.kind = kind            # "placed", "postponed", "waiting" or "rejected"
         self.gpus = gpus            # GPU vertex of each task (empty unless placed)
@@ -116,14 +124,20 @@ class Decision:
         self.reason = reason        # why not placed ("" when placed)
         self.hosts = hosts          # where each task runs: its GPU, or a CPU-only task's package
         #                             (its gpus entry is -1); equals gpus for GPU tasks only
+        # gpus and machine by name: "cluster/rack0/node0/package0/gpu1" (None for a CPU-only
+        # task), "node0" (None if none or several)
+        self.gpu_paths = gpu_paths if gpu_paths is not None else []
+        self.machine_name = machine_name
 
     @property
-    def placed(self):
+    def placed(self) -> bool:
+        """Whether the job was placed."""
         return self.kind == "placed"
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self.placed:
-            return "<Decision %s: placed on %s (utility %.3f)>" % (self.job, self.gpus, self.utility)
+            return "<Decision %s: placed on %s (utility %.3f)>" % (
+                self.job, ", ".join(p or "cpu" for p in self.gpu_paths) or self.gpus, self.utility)
         return "<Decision %s: %s (%s)>" % (self.job, self.kind, self.reason)
 
 
@@ -132,21 +146,29 @@ class Placement(list):
     apply() allocates the placed jobs on a topology; the object keeps the
     C decisions and the queue it needs for that alive itself."""
 
-    def __init__(self, decisions, jobs, profiles):
+    def __init__(self, decisions: _Decisions, jobs: JobSet, profiles: Optional[ProfileSet],
+                 topology: Optional[Topology] = None) -> None:
+        """The decisions of Policy.place(); topology (the one they were made
+        on, default the one decisions remember) names their GPUs and
+        machines."""
         self._decisions = decisions
         self._jobs = jobs
         self._profiles = profiles
         names = [j.name() for j in jobs]
+        named = topology is not None or getattr(decisions, "_names", None) is not None
         super().__init__(
             Decision(names[i], decision_kind_name(decisions.kind(i)), decisions.gpus(i),
                      decisions.machine(i), decisions.utility(i), decisions.comm_cost(i),
-                     decisions.slowdown(i), decisions.reason(i) or "", decisions.hosts(i))
+                     decisions.slowdown(i), decisions.reason(i) or "", decisions.hosts(i),
+                     decisions.gpu_paths(i, topology) if named else None,
+                     decisions.machine_name(i, topology) if named else None)
             for i in range(decisions.count()))
 
-    def placed(self):
+    def placed(self) -> List[Decision]:
+        """The decisions that placed their job."""
         return [d for d in self if d.placed]
 
-    def apply(self, topology):
+    def apply(self, topology: Topology) -> None:
         """Allocate every placed job's resources on `topology` (all or nothing)."""
         self._decisions.apply(topology, self._jobs, self._profiles)
 
@@ -179,7 +201,7 @@ def _runtime_table(table):
     return platforms, workloads, cells
 
 
-def policy_options(policy, **options):
+def policy_options(policy: str, **options: Any) -> Optional[PolicyOptions]:
     """The PolicyOptions of `policy` with the given keyword options, or None
     when there are none. sa-placement: mode ("batch" | "online"),
     iterations, initial_temperature, cooling; two-level: task_runtime_s
@@ -213,8 +235,8 @@ class Policy:
     (see policy_options()), e.g. Policy("sa-placement", seed=3,
     iterations=500, mode="online")."""
 
-    def __init__(self, name="topo-aware", profiles=None, seed=1, max_placed=0, network_load=0.0,
-                 **options):
+    def __init__(self, name: str = "topo-aware", profiles: Optional[ProfileSet] = None, seed: int = 1,
+                 max_placed: int = 0, network_load: float = 0.0, **options: Any) -> None:
         self.name = name
         self.profiles = profiles
         self.seed = seed
@@ -223,7 +245,7 @@ class Policy:
         self.options = dict(options)
         self._options = _make_options(name, options)
 
-    def place(self, topology, jobs, apply=False):
+    def place(self, topology: Topology, jobs: Union[JobSet, Iterable[Job]], apply: bool = False) -> Placement:
         """Decide where each job of `jobs` (a JobSet or Jobs, in priority
         order) goes on `topology`; returns a Placement. The topology is only
         changed with apply=True (or Placement.apply())."""
@@ -231,22 +253,22 @@ class Policy:
             jobs = JobSet.of(jobs)
         d = _place(self.name, topology, jobs, self.profiles, self.seed, self.max_placed,
                    self.network_load, self._options)
-        result = Placement(d, jobs, self.profiles)
+        result = Placement(d, jobs, self.profiles, topology)
         if apply:
             result.apply(topology)
         return result
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         opts = "".join(", %s=%r" % kv for kv in self.options.items())
         return "Policy(%r%s)" % (self.name, opts)
 
 
-def scenario_names():
+def scenario_names() -> List[str]:
     """Names accepted by scenario()."""
     return [sim_scenario_name(i) for i in range(sim_scenario_count())]
 
 
-def scenario(name, machines=0, jobs=0, seed=1):
+def scenario(name: str, machines: int = 0, jobs: int = 0, seed: int = 1) -> Tuple[Topology, JobSet]:
     """A built-in simulator scenario as (Topology, JobSet): "sc17-proto"
     (6 jobs on one Minsky), "sc17-s1" (100 jobs on 5 Minsky machines),
     "sc17-s2" (generated, 10,000 jobs on 1,000 machines), "drmaestro"
@@ -296,7 +318,7 @@ back `repair` seconds later (0: never)."""
 SimFailure.__new__.__defaults__ = (0.0,)
 
 
-def load_failures(path, topology):
+def load_failures(path: str, topology: Topology) -> List[SimFailure]:
     """A CSV failure trace (header time,gpu,repair; gpu a vertex or a path
     of names resolved in `topology`) as a list of SimFailure."""
     o = _SimOptions()
@@ -312,7 +334,8 @@ class SimulationResult:
     own: it keeps the C result and the simulator's copy of the jobs alive,
     nothing else."""
 
-    def __init__(self, result, policy):
+    def __init__(self, result: SimResult, policy: str) -> None:
+        """The results of Simulator.run() (not meant to be built by hand)."""
         self._result = result
         self.policy = policy
         s = result.summary()
@@ -320,7 +343,7 @@ class SimulationResult:
         self.jobs = [self._record(result.record(i)) for i in range(result.count())]
         self._timeline = None
 
-    def timeline(self):
+    def timeline(self) -> List[SimSample]:
         """The utilisation time series: a list of SimSample, one point after
         every event that changed the state, in increasing time."""
         if self._timeline is None:
@@ -329,7 +352,7 @@ class SimulationResult:
                               for p in (r.timeline(i) for i in range(r.timeline_count()))]
         return list(self._timeline)
 
-    def timeline_csv(self, path=None):
+    def timeline_csv(self, path: Optional[str] = None) -> Optional[str]:
         """The time series as CSV (byte-identical for identical inputs):
         written to path, or returned as a string when path is None."""
         if path is None:
@@ -341,7 +364,7 @@ class SimulationResult:
     def _record(r):
         return SimJobRecord(*(getattr(r, f) for f in SimJobRecord._fields))
 
-    def to_csv(self, path=None):
+    def to_csv(self, path: Optional[str] = None) -> Optional[str]:
         """The per-job records as CSV (byte-identical for identical inputs):
         written to path, or returned as a string when path is None."""
         if path is None:
@@ -349,7 +372,7 @@ class SimulationResult:
         self._result.write_csv(str(path))
         return None
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<placement.SimulationResult %s: %d jobs, makespan %.1f s>" % (
             self.policy, len(self.jobs), self.summary.makespan)
 
@@ -390,10 +413,15 @@ class Simulator:
     progress(settled, total, sim_time) during run(); an exception it raises
     is re-raised by run() once the run is over."""
 
-    def __init__(self, topology, jobs, policy="topo-aware-p", seed=1, interval=1.0,
-                 runtime="progress", profiles=None, max_placed=0, network_load=0.0,
-                 policy_options=None, startup_delay=0.0, startup_delays=None, priorities=None,
-                 failures=None, progress=None):
+    def __init__(self, topology: Topology, jobs: Union[JobSet, Iterable[Job], Trace],
+                 policy: str = "topo-aware-p", seed: int = 1, interval: float = 1.0,
+                 runtime: str = "progress", profiles: Optional[ProfileSet] = None,
+                 max_placed: int = 0, network_load: float = 0.0,
+                 policy_options: Optional[Dict[str, Any]] = None, startup_delay: float = 0.0,
+                 startup_delays: Optional[Sequence[float]] = None,
+                 priorities: Optional[Sequence[float]] = None,
+                 failures: Optional[Iterable[Union[SimFailure, Tuple[float, Union[int, str], float]]]] = None,
+                 progress: Optional[Callable[[int, int, float], object]] = None) -> None:
         if isinstance(jobs, Trace):
             trace = jobs
             jobs = trace.jobs()
@@ -415,10 +443,13 @@ class Simulator:
         if progress is not None:
             self._sim.set_progress(progress)
 
-    def run(self):
+    def run(self) -> SimulationResult:
         """Simulate from an idle state (each call starts over); returns a
         SimulationResult. Raises NotFoundError for an unknown policy."""
         return SimulationResult(self._sim.run(), self.policy)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Simulator(policy=%r, %d jobs)" % (self.policy, self._sim.job_count())
+
+# The typing names served the annotations above; they are not placement's API.
+del Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
