@@ -739,6 +739,14 @@ check("Sched: place, commit, release, score", function()
   s:release("job-1")
   raises(function() s:release("job-1") end, "PL_ENOTFOUND", "no job")
   assert(s:job_count() == 0)
+  -- names beside vertex ids, from the live topology
+  local g0 = t:find("cluster/rack0/node0/package0/gpu0")
+  assert(s:path_name(g0) == "cluster/rack0/node0/package0/gpu0")
+  assert(s:vertex_name(g0) == "gpu0")
+  -- distances of given vertices, row-major: gpu0-gpu1 NVLink (1 hop) on Minsky
+  local g1 = t:find("cluster/rack0/node0/package0/gpu1")
+  local d = t:distance_flat({g0, g1})
+  assert(#d == 4 and d[1] == 0 and d[4] == 0 and d[2] == d[3] and d[2] > 0)
   -- the Sched keeps the instance of the policy last placed with
   assert(s:idle_rounds() == 0)
   s:place(set, "drmaestro-na")

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "internal/columns.h"
 #include "internal/policy_impl.h"
 #include "internal/topology_internal.h"
 
@@ -105,6 +106,12 @@ static pl_status add_occupant(pl_pctx *c, const pl_job *job, const int32_t *gpus
     return st;
 }
 
+static const pl_column vertex_cols[] = {PL_COLUMN(pl_pctx, gpu_mach), PL_COLUMN(pl_pctx, gpu_index),
+                                        PL_COLUMN(pl_pctx, owner)};
+static const pl_column machine_cols[] = {PL_COLUMN(pl_pctx, mstate), PL_COLUMN(pl_pctx, mfree),
+                                         PL_COLUMN(pl_pctx, mocc), PL_COLUMN(pl_pctx, nmocc),
+                                         PL_COLUMN(pl_pctx, capmocc)};
+
 pl_status pl_pctx_create(const pl_policy_request *req, pl_pctx **out)
 {
     *out = NULL;
@@ -117,27 +124,15 @@ pl_status pl_pctx_create(const pl_policy_request *req, pl_pctx **out)
     if (st)
         goto fail;
     c->nvert = pl_topology_vertex_count(c->work);
-    size_t nv = (size_t)c->nvert + 1;
-    if (!(c->gpu_mach = pl_alloc(nv, sizeof *c->gpu_mach)) ||
-        !(c->gpu_index = pl_alloc(nv, sizeof *c->gpu_index)) ||
-        !(c->owner = pl_alloc(nv, sizeof *c->owner))) {
-        st = PL_ENOMEM;
+    if ((st = pl_columns_alloc(c, vertex_cols, PL_NCOLUMNS(vertex_cols), (int64_t)c->nvert + 1)))
         goto fail;
-    }
     for (int32_t v = 0; v < c->nvert; v++)
         c->gpu_mach[v] = c->gpu_index[v] = c->owner[v] = -1;
-    st = build_machines(c);
-    if (!st && (!(c->mstate = pl_alloc((size_t)c->nmach + 1, sizeof *c->mstate)) ||
-                !(c->mfree = pl_alloc((size_t)c->nmach + 1, sizeof *c->mfree))))
-        st = PL_ENOMEM;
-    for (int32_t i = 0; i < c->nmach && !st; i++)
-        c->mstate[i] = c->mfree[i] = -1;
-    if (!st && (!(c->mocc = pl_alloc((size_t)c->nmach + 1, sizeof *c->mocc)) ||
-                !(c->nmocc = pl_alloc((size_t)c->nmach + 1, sizeof *c->nmocc)) ||
-                !(c->capmocc = pl_alloc((size_t)c->nmach + 1, sizeof *c->capmocc))))
-        st = PL_ENOMEM;
-    if (st)
+    if ((st = build_machines(c)) ||
+        (st = pl_columns_alloc(c, machine_cols, PL_NCOLUMNS(machine_cols), (int64_t)c->nmach + 1)))
         goto fail;
+    for (int32_t i = 0; i < c->nmach; i++)
+        c->mstate[i] = c->mfree[i] = -1;
     for (int32_t i = 0; i < req->nrunning && !st; i++)
         st = add_occupant(c, req->running[i].job, req->running[i].gpus, req->running[i].ngpus);
     if (st)
@@ -170,23 +165,16 @@ void pl_pctx_free(pl_pctx *c)
     }
     free(c->mgpus);
     free(c->mblock);
-    for (int32_t i = 0; c->mocc && i < c->nmach; i++)
-        free(c->mocc[i]);
-    free(c->mocc);
-    free(c->nmocc);
-    free(c->capmocc);
+    pl_free_lists_i32(c->mocc, c->nmach);
+    pl_columns_free(c, vertex_cols, PL_NCOLUMNS(vertex_cols));
+    pl_columns_free(c, machine_cols, PL_NCOLUMNS(machine_cols));
     free(c->mach);
-    free(c->gpu_mach);
-    free(c->gpu_index);
-    free(c->owner);
     free(c->occ);
     pl_keyset_free(&c->shapes);
     pl_keyset_free(&c->classes);
     pl_keyset_free(&c->occ_classes);
     pl_keyset_free(&c->states);
     free(c->shape_dist);
-    free(c->mstate);
-    free(c->mfree);
     free(c->occ_seen);
     free(c->plan);
     pl_arena_free(&c->scratch);

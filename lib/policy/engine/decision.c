@@ -30,22 +30,17 @@ pl_status pl_decision_create_internal(int32_t n, pl_decision **out)
     pl_decision *d = pl_alloc(1, sizeof *d);
     if (!d)
         return PL_ENOMEM;
-    if (n > 0 && !(d->e = pl_alloc((size_t)n, sizeof *d->e))) {
-        pl_decision_free(d);
-        return PL_ENOMEM;
-    }
-    d->n = n;
-    for (int32_t i = 0; i < n; i++) {
+    pl_status st = n > 0 && !(d->e = pl_alloc((size_t)n, sizeof *d->e)) ? PL_ENOMEM : PL_OK;
+    if (!st)
+        d->n = n;
+    for (int32_t i = 0; i < d->n && !st; i++) {
         d->e[i].kind = PL_DECISION_WAITING;
         d->e[i].machine = -1;
         d->e[i].slowdown = 1.0;
-        if (!(d->e[i].reason = pl_strdup(waiting_reason))) {
-            pl_decision_free(d);
-            return PL_ENOMEM;
-        }
+        if (!(d->e[i].reason = pl_strdup(waiting_reason)))
+            st = PL_ENOMEM;
     }
-    *out = d;
-    return PL_OK;
+    return PL_HAND_OUT(st, d, pl_decision_free, out);
 }
 
 void pl_decision_free(pl_decision *d)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "internal/columns.h"
 #include "internal/policy_impl.h"
 #include "internal/topology_internal.h"
 #include "internal/job_impl.h"
@@ -96,11 +97,12 @@ static pl_status mask_shared(pl_topology *t, const int32_t *gpus, int32_t n)
 
 /* ---- context ---------------------------------------------------------------------- */
 
+static const pl_column vertex_cols[] = {PL_COLUMN(dctx, mach_of), PL_COLUMN(dctx, count)};
+
 static void dctx_free(dctx *x)
 {
     pl_topology_free(x->work);
-    free(x->mach_of);
-    free(x->count);
+    pl_columns_free(x, vertex_cols, PL_NCOLUMNS(vertex_cols));
     free(x->gpus);
     free(x->pkgs);
     free(x->machines);
@@ -140,9 +142,8 @@ static pl_status dctx_init(dctx *x, const pl_policy_request *req)
     if (st)
         return st;
     x->nv = pl_topology_vertex_count(x->work);
-    if (!(x->mach_of = pl_alloc((size_t)x->nv + 1, sizeof *x->mach_of)) ||
-        !(x->count = pl_alloc((size_t)x->nv + 1, sizeof *x->count)))
-        return PL_ENOMEM;
+    if ((st = pl_columns_alloc(x, vertex_cols, PL_NCOLUMNS(vertex_cols), (int64_t)x->nv + 1)))
+        return st;
     for (int32_t v = 0; v < x->nv; v++)
         if (pl_topology_ancestor(x->work, v, PL_VK_MACHINE, &x->mach_of[v]) != PL_OK)
             x->mach_of[v] = -1;

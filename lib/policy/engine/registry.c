@@ -15,6 +15,7 @@ static const pl_policy_ops *const builtin[] = {
     &pl_policy_constraint_energy,
     &pl_policy_constraint_balance,
     &pl_policy_fgd, &pl_policy_random_fit, &pl_policy_dotprod, &pl_policy_gpu_clustering, &pl_policy_gpu_packing, &pl_policy_bestfit, &pl_policy_fgd_coarse,
+    &pl_policy_fgd_balance,
 };
 #define N_BUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 
@@ -126,12 +127,10 @@ pl_status pl_policy_create(const pl_policy_opts *opts, pl_policy **out)
     p->ops = ops;
     p->opts = *opts;
     p->opts.policy = ops->name; /* the registry's string outlives the caller's */
-    if (v2(ops) && ops->create && (st = ops->create(&p->opts, &p->state))) {
-        free(p);
-        return st;
-    }
-    *out = p;
-    return PL_OK;
+    if (v2(ops) && ops->create)
+        st = ops->create(&p->opts, &p->state);
+    /* Not pl_policy_free: no state to destroy when create failed. */
+    return PL_HAND_OUT(st, p, free, out);
 }
 
 void pl_policy_free(pl_policy *p)
@@ -188,12 +187,8 @@ pl_status pl_policy_decide(pl_policy *p, const pl_policy_opts *opts, const pl_to
     /* A policy that places CPU-only tasks itself (and refuses what else it
      * cannot honour) sees the jobs as they are; the others through the
      * demand layer (demands.c, which shows neither a GPU partly shared). */
-    if ((st = pl_demand_place(p->ops, &req, d))) {
-        pl_decision_free(d);
-        return st;
-    }
-    *out = d;
-    return PL_OK;
+    st = pl_demand_place(p->ops, &req, d);
+    return PL_HAND_OUT(st, d, pl_decision_free, out);
 }
 
 pl_status pl_policy_place(const pl_policy_opts *opts, const pl_topology *topo,

@@ -181,48 +181,27 @@ static int memo_grow(pl_fstate *s)
     return 1;
 }
 
-/* The memo's slot of n's state (inserted, with its fragmentation, when
- * new), or NULL when n is outside the packing's range or memory is short. */
-static pl_fmemo_slot *memo_slot(pl_fstate *s, const pl_fnode *n)
+static double frag_memo(pl_fstate *s, const pl_fnode *n)
 {
+    /* Nodes above the packing's range are computed each time. */
     if (n->ngpu > 18 || n->cpu_left < 0 || n->cpu_left >= (1LL << 47))
-        return NULL;
+        return pl_frag_of(s, n);
     if (s->memo_used * 2 >= s->nmemo && !memo_grow(s))
-        return NULL;
+        return pl_frag_of(s, n);
     uint64_t key[4];
     pack(n, key);
     uint64_t j = hash(key) & (uint64_t)(s->nmemo - 1);
     while (s->memo[j].used) {
         if (!memcmp(s->memo[j].key, key, sizeof key))
-            return &s->memo[j];
+            return s->memo[j].frag;
         j = (j + 1) & (uint64_t)(s->nmemo - 1);
     }
     pl_fmemo_slot *e = &s->memo[j];
     memcpy(e->key, key, sizeof key);
     e->frag = pl_frag_of(s, n);
-    e->aux_ok = 0;
     e->used = 1;
     s->memo_used++;
-    return e;
-}
-
-static double frag_memo(pl_fstate *s, const pl_fnode *n)
-{
-    /* Nodes above the packing's range are computed each time. */
-    pl_fmemo_slot *e = memo_slot(s, n);
-    return e ? e->frag : pl_frag_of(s, n);
-}
-
-double pl_frag_memo_aux(pl_fstate *s, const pl_fnode *n, double (*fn)(pl_fstate *s, const pl_fnode *n))
-{
-    pl_fmemo_slot *e = memo_slot(s, n);
-    if (!e)
-        return fn(s, n);
-    if (!e->aux_ok) {
-        e->aux = fn(s, n);
-        e->aux_ok = 1;
-    }
-    return e->aux;
+    return e->frag;
 }
 
 double pl_frag_node(pl_fstate *s, pl_fnode *n)
@@ -395,9 +374,7 @@ static void set_pressure(pl_fstate *s, const pl_fpod *pods, int32_t n)
     double cap[PL_FRAG_MAXMODELS] = {0}, need[PL_FRAG_MAXMODELS] = {0}, demand = 0, total = 0;
     for (int32_t i = 0; i < s->nnode; i++)
         for (int32_t g = 0; g < s->node[i].ngpu; g++) {
-            int32_t m = s->node[i].gmodel[g] >= 0 || s->node[i].mixed ? s->node[i].gmodel[g] : s->node[i].model;
-            if (!s->node[i].mixed)
-                m = s->node[i].model;
+            int32_t m = s->node[i].mixed ? s->node[i].gmodel[g] : s->node[i].model;
             if (m >= 0 && m < PL_FRAG_MAXMODELS) {
                 cap[m] += 1000;
                 total += 1000;

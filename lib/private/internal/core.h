@@ -28,6 +28,13 @@ PL_INTERNAL char *pl_strdup(const char *s);
 PL_INTERNAL int64_t pl_next_cap(int64_t cap, int64_t need);
 /* Grow *p (holding *cap elements of size) so it can hold need elements. */
 PL_INTERNAL pl_status pl_grow(void **p, int64_t *cap, int64_t need, size_t size);
+/* Append x to *list (*n used of *cap), doubling the capacity from
+ * first_cap: for the many short lists of a table of lists (the jobs on
+ * each GPU or socket), where pl_grow's minimum of 16 would waste memory. */
+PL_INTERNAL pl_status pl_push_i32(int32_t **list, int32_t *n, int32_t *cap, int32_t first_cap, int32_t x);
+/* Free the lists of the first rows rows of such a table (NULL: none); the
+ * table itself stays the caller's (often a pl_column). */
+PL_INTERNAL void pl_free_lists_i32(int32_t **lists, int64_t rows);
 
 /* Append printf output to buf (cap bytes, *len used so far), truncating
  * silently at cap - 1 bytes; buf stays NUL-terminated (strbuf.c). */
@@ -37,6 +44,16 @@ PL_INTERNAL void pl_appendf(char *buf, size_t cap, size_t *len, const char *fmt,
 PL_INTERNAL int pl_cmp_i32(const void *a, const void *b);
 PL_INTERNAL int pl_cmp_i64(const void *a, const void *b);
 PL_INTERNAL int pl_cmp_double(const void *a, const void *b);
+
+/* The end of a function that builds an object step by step: when st is
+ * PL_OK, *out = obj, else free_fn(obj); either way the value is st. A macro
+ * so that free_fn keeps its own pointer type (calling it through
+ * void (*)(void *) would be undefined); st is evaluated twice. */
+#define PL_HAND_OUT(st, obj, free_fn, out) ((st) == PL_OK ? (*(out) = (obj), (st)) : (free_fn(obj), (st)))
+
+/* o = *opts, or the defaults of init when opts is NULL: what every call
+ * taking a GLPK-style options struct (NULL: the defaults) does first. */
+#define PL_OPTS_OR_DEFAULTS(o, opts, init) ((opts) ? (void)((o) = *(opts)) : init(&(o)))
 
 /* Monotonic wall clock in seconds. */
 PL_INTERNAL double pl_now(void);

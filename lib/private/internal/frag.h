@@ -1,7 +1,7 @@
 /* The GPU-sharing cluster model of the ATC'23 fragmentation paper (Weng et
  * al., "Beware of Fragmentation"; its simulator hkust-adsl/kubernetes-
  * scheduler-simulator), shared by the policies fgd, random-fit, dotprod,
- * gpu-clustering, gpu-packing, bestfit, fgd-coarse (one file each) and
+ * gpu-clustering, gpu-packing, bestfit, fgd-coarse, fgd-balance (one file each) and
  * by the saturation driver of lib/sim (not installed).
  *
  * A node is a machine reduced to what those policies score: CPU millicores
@@ -82,6 +82,10 @@ typedef struct pl_fstate {
     int64_t total_milli;  /* GPU milli of the cluster */
     int64_t used_milli;   /* GPU milli allocated */
     double cpu_per_milli; /* CPU millicores the request distribution asks per GPU milli (its GPU pods) */
+    /* Share of each model's GPU milli that the pods requiring a model set
+     * (spread over the set by capacity) would need once the arrived demand
+     * reaches the cluster's GPUs, capped at 1 (0: no pod requires it). */
+    double model_pressure[PL_FRAG_MAXMODELS];
 } pl_fstate;
 
 /* A placement inside the state: node and GPU indices (ngpu of them). */
@@ -160,6 +164,7 @@ PL_INTERNAL pl_status pl_fpolicy_place(const pl_fpolicy *pol, const pl_policy_re
 extern const pl_fpolicy pl_fpolicy_fgd, pl_fpolicy_random_fit, pl_fpolicy_dotprod,
     pl_fpolicy_gpu_clustering, pl_fpolicy_gpu_packing, pl_fpolicy_bestfit, pl_fpolicy_fgd_coarse,
     pl_fpolicy_fgd_balance;
+/* Ours beside FGD (fgd_balance.c); the registry's builtin table names it. */
 
 /* The peer's constants: the largest node it normalises against. */
 #define PL_FRAG_MAX_CPU 128000.0

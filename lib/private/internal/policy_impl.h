@@ -407,7 +407,7 @@ PL_INTERNAL extern const pl_policy_ops pl_policy_sa_placement;
 PL_INTERNAL extern const pl_policy_ops pl_policy_two_level;
 PL_INTERNAL extern const pl_policy_ops pl_policy_gpu_qos;
 PL_INTERNAL extern const pl_policy_ops pl_policy_fgd, pl_policy_random_fit, pl_policy_dotprod,
-    pl_policy_gpu_clustering, pl_policy_gpu_packing, pl_policy_bestfit, pl_policy_fgd_coarse;
+    pl_policy_gpu_clustering, pl_policy_gpu_packing, pl_policy_bestfit, pl_policy_fgd_coarse, pl_policy_fgd_balance;
 
 /* The driver of the two ch. 4 policies (constraint_policy.c): algorithm is
  * "constraint-energy" or "constraint-balance" (pl_constraint_place()). */
