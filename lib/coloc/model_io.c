@@ -324,10 +324,7 @@ pl_status pl_coloc_model_load(const char *path, pl_coloc_model **out)
     free(names);
     free(r.line);
     fclose(r.f);
-    if (st != PL_OK) {
-        pl_coloc_model_free(m);
-        return st == PL_ENOMEM ? pl_err(PL_ENOMEM, "pl_coloc_model_load: out of memory") : st;
-    }
-    *out = m;
-    return PL_OK;
+    if (st == PL_ENOMEM)
+        st = pl_err(PL_ENOMEM, "pl_coloc_model_load: out of memory");
+    return PL_HAND_OUT(st, m, pl_coloc_model_free, out);
 }

@@ -450,28 +450,24 @@ static void export_state(const sctx *c, const sstate *s, pl_coloc_placement *out
     memcpy(out->node, s->node, (size_t)c->apps * (size_t)c->R * sizeof *out->node);
 }
 
-/* Per application, and per application and VM. */
-static const pl_column placement_cols[] = {PL_COLUMN(pl_coloc_placement, config),
-                                           PL_COLUMN(pl_coloc_placement, node)};
+/* Per application, and per application and VM (vms elements a row; the
+ * free needs no row size, so the table here says 1). */
+#define PLACEMENT_COLS(vms)                                                                        \
+    {PL_COLUMN(pl_coloc_placement, config), PL_COLUMN_N(pl_coloc_placement, node, vms)}
 
 pl_status pl_coloc_placement_alloc(pl_coloc_placement *p, int32_t apps, int32_t vms)
 {
     if (!p || apps < 1 || vms < 1)
         return pl_err(PL_EINVAL, "pl_coloc_placement_alloc: need apps >= 1 and vms >= 1");
-    p->config = pl_alloc((size_t)apps, sizeof *p->config);
-    p->node = pl_alloc((size_t)apps * (size_t)vms, sizeof *p->node);
-    if (!p->config || !p->node) {
-        pl_coloc_placement_free(p);
-        return PL_ENOMEM;
-    }
-    return PL_OK;
+    const pl_column cols[] = PLACEMENT_COLS(vms);
+    return pl_columns_alloc(p, cols, PL_NCOLUMNS(cols), apps);
 }
 
 void pl_coloc_placement_free(pl_coloc_placement *p)
 {
-    if (!p)
-        return;
-    pl_columns_free(p, placement_cols, PL_NCOLUMNS(placement_cols));
+    static const pl_column cols[] = PLACEMENT_COLS(1);
+    if (p)
+        pl_columns_free(p, cols, PL_NCOLUMNS(cols));
 }
 
 pl_status pl_coloc_evaluate(const pl_coloc_problem *prob, const pl_coloc_placement *pl, double *objective)

@@ -363,12 +363,9 @@ pl_status coloc_train_named(const double *x, const double *y, int64_t n, int32_t
 done:
     free(b.scratch);
     free(sample);
-    if (st != PL_OK) {
-        pl_coloc_model_free(m);
-        return st == PL_ENOMEM ? pl_err(PL_ENOMEM, "pl_coloc_model_train: out of memory") : st;
-    }
-    *out = m;
-    return PL_OK;
+    if (st == PL_ENOMEM)
+        st = pl_err(PL_ENOMEM, "pl_coloc_model_train: out of memory");
+    return PL_HAND_OUT(st, m, pl_coloc_model_free, out);
 }
 
 pl_status pl_coloc_model_train(const double *x, const double *y, int64_t n, int32_t features,

@@ -28,12 +28,8 @@ pl_status pl_constraints_create(int32_t units, pl_constraints **out)
     if (!c)
         return PL_ENOMEM;
     c->units = units;
-    if (pl_columns_alloc(c, unit_cols, PL_NCOLUMNS(unit_cols), (int64_t)units + 1)) {
-        pl_constraints_free(c);
-        return PL_ENOMEM;
-    }
-    *out = c;
-    return PL_OK;
+    pl_status st = pl_columns_alloc(c, unit_cols, PL_NCOLUMNS(unit_cols), (int64_t)units + 1);
+    return PL_HAND_OUT(st, c, pl_constraints_free, out);
 }
 
 void pl_constraints_invalidate(pl_constraints *c)

@@ -6,10 +6,7 @@
 
 pl_status pl_cnodes_create(pl_cnodes **out)
 {
-    if (!out)
-        return pl_err(PL_EINVAL, "pl_cnodes_create: NULL out");
-    *out = pl_alloc(1, sizeof **out);
-    return *out ? PL_OK : PL_ENOMEM;
+    return pl_create_zeroed("pl_cnodes_create", (void **)out, sizeof **out);
 }
 
 static void node_clear(cnode *n)

@@ -37,6 +37,16 @@ char *pl_strdup(const char *s)
     return memcpy(d, s, n);
 }
 
+pl_status pl_create_zeroed(const char *fn, void **out, size_t size)
+{
+    if (!out)
+        return pl_err(PL_EINVAL, "%s: NULL out", fn);
+    void *p = pl_alloc(1, size);
+    /* Stored as bytes: *out is a typed handle pointer, not a void *. */
+    memcpy(out, &p, sizeof p);
+    return p ? PL_OK : PL_ENOMEM;
+}
+
 int64_t pl_next_cap(int64_t cap, int64_t need)
 {
     int64_t c = cap < 16 ? 16 : cap;
@@ -56,6 +66,27 @@ pl_status pl_grow(void **p, int64_t *cap, int64_t need, size_t size)
     *p = q;
     *cap = c;
     return PL_OK;
+}
+
+pl_status pl_push_i32(int32_t **list, int32_t *n, int32_t *cap, int32_t first_cap, int32_t x)
+{
+    if (*n == *cap) {
+        int32_t c = *cap ? 2 * *cap : first_cap;
+        int32_t *p = pl_realloc_array(*list, (size_t)c, sizeof *p);
+        if (!p)
+            return PL_ENOMEM;
+        *list = p;
+        *cap = c;
+    }
+    (*list)[(*n)++] = x;
+    return PL_OK;
+}
+
+void pl_free_lists_i32(int32_t **lists, int64_t rows)
+{
+    if (lists)
+        for (int64_t i = 0; i < rows; i++)
+            free(lists[i]);
 }
 
 void pl_free(void *p)

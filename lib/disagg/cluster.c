@@ -26,15 +26,10 @@ void pl_disagg_opts_init(pl_disagg_opts *o)
 
 pl_status pl_disagg_cluster_create(pl_disagg_cluster **out)
 {
-    if (!out)
-        return pl_err(PL_EINVAL, "pl_disagg_cluster_create: NULL out");
-    *out = NULL;
-    pl_disagg_cluster *c = pl_alloc(1, sizeof *c);
-    if (!c)
-        return PL_ENOMEM;
-    pl_disagg_opts_init(&c->opts);
-    *out = c;
-    return PL_OK;
+    pl_status st = pl_create_zeroed("pl_disagg_cluster_create", (void **)out, sizeof **out);
+    if (!st)
+        pl_disagg_opts_init(&(*out)->opts);
+    return st;
 }
 
 /* Each grown on its own by pl_grow(), freed together. */
@@ -64,12 +59,7 @@ pl_status pl_disagg_cluster_thesis(int with_gpu, pl_disagg_cluster **out)
         static const int32_t t4[] = {1, 2, 4};
         st = pl_disagg_add_gpu(c, 4000 * MB, 16 * GB, t4, 3, NULL);
     }
-    if (st != PL_OK) {
-        pl_disagg_cluster_free(c);
-        return st;
-    }
-    *out = c;
-    return PL_OK;
+    return PL_HAND_OUT(st, c, pl_disagg_cluster_free, out);
 }
 
 pl_status pl_disagg_add_node(pl_disagg_cluster *c, int32_t cores, int64_t mem_bytes, int32_t *id)

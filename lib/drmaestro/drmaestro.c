@@ -160,10 +160,7 @@ pl_status pl_drm_create(const pl_drm_opts *opts, pl_drm **out)
         return pl_err(PL_EINVAL, "pl_drm_create: NULL out");
     *out = NULL;
     pl_drm_opts o;
-    if (opts)
-        o = *opts;
-    else
-        pl_drm_opts_init(&o);
+    PL_OPTS_OR_DEFAULTS(o, opts, pl_drm_opts_init);
     if (!o.solver)
         o.solver = "network-simplex";
     if (o.cost_scale < 1 || !(o.remote_preference > 1) || !(o.z >= 1 && o.z <= 10) ||

@@ -213,10 +213,7 @@ static prof_key coloc_key(const char *type, const char *size, int32_t gpus, cons
 
 pl_status pl_profile_set_create(pl_profile_set **out)
 {
-    if (!out)
-        return pl_err(PL_EINVAL, "pl_profile_set_create: NULL out");
-    *out = pl_alloc(1, sizeof **out);
-    return *out ? PL_OK : PL_ENOMEM;
+    return pl_create_zeroed("pl_profile_set_create", (void **)out, sizeof **out);
 }
 
 void pl_profile_set_free(pl_profile_set *ps)
@@ -277,14 +274,22 @@ pl_status pl_profile_set_solo(const pl_profile_set *ps, const char *type, const 
     return PL_OK;
 }
 
+/* The argument checks of a query about a co-located pair. */
+static pl_status check_coloc_query(const char *fn, const pl_profile_set *ps, const double *out,
+                                   const char *type, const char *size, int32_t gpus,
+                                   const char *other_type, const char *other_size, int32_t other_gpus)
+{
+    if (!ps || !out)
+        return pl_err(PL_EINVAL, "%s: NULL argument", fn);
+    return check_coloc_key(fn, type, size, gpus, other_type, other_size, other_gpus);
+}
+
 pl_status pl_profile_set_colocated(const pl_profile_set *ps, const char *type, const char *size,
                                    int32_t gpus, const char *other_type, const char *other_size,
                                    int32_t other_gpus, double *seconds)
 {
     static const char fn[] = "pl_profile_set_colocated";
-    if (!ps || !seconds)
-        return pl_err(PL_EINVAL, "%s: NULL argument", fn);
-    pl_status st = check_coloc_key(fn, type, size, gpus, other_type, other_size, other_gpus);
+    pl_status st = check_coloc_query(fn, ps, seconds, type, size, gpus, other_type, other_size, other_gpus);
     if (st != PL_OK)
         return st;
     prof_key k = coloc_key(type, size, gpus, other_type, other_size, other_gpus);
@@ -301,9 +306,7 @@ pl_status pl_profile_set_slowdown(const pl_profile_set *ps, const char *type, co
                                   int32_t other_gpus, double *slowdown)
 {
     static const char fn[] = "pl_profile_set_slowdown";
-    if (!ps || !slowdown)
-        return pl_err(PL_EINVAL, "%s: NULL argument", fn);
-    pl_status st = check_coloc_key(fn, type, size, gpus, other_type, other_size, other_gpus);
+    pl_status st = check_coloc_query(fn, ps, slowdown, type, size, gpus, other_type, other_size, other_gpus);
     if (st != PL_OK)
         return st;
     prof_key sk = solo_key(type, size, gpus, PL_SPREAD_INTRA_SOCKET);

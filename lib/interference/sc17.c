@@ -191,12 +191,7 @@ static pl_status load_doc(json_t *doc, void **out)
         st = walk_levels(val, "$.solo", load_solo_gpus, ps);
     if (st == PL_OK && (val = json_object_get(doc, "collocation")))
         st = walk_levels(val, "$.collocation", load_partners, ps);
-    if (st != PL_OK) {
-        pl_profile_set_free(ps);
-        return st;
-    }
-    *out = ps;
-    return PL_OK;
+    return PL_HAND_OUT(st, ps, pl_profile_set_free, out);
 }
 
 pl_status pl_profile_set_load_sc17_string(const char *text, size_t length, pl_profile_set **out)

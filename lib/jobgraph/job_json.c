@@ -19,6 +19,14 @@ static void opt_member(const json_t *obj, const char *path, const char *key, con
     *v = json_object_get(obj, key);
 }
 
+/* opt_member, and a member that is present must be of the given type. */
+static pl_status opt_typed(const json_t *obj, const char *path, const char *key, json_type type,
+                           const json_t **v, char *sub)
+{
+    opt_member(obj, path, key, v, sub);
+    return *v ? pl_json_expect(*v, type, sub) : PL_OK;
+}
+
 /* {"key": "value"} of obj[name] as node Must (must_not 0) or MustNot rules of
  * task (or PL_JOB_ALL_TASKS). A MustNot value may be an array of values, one
  * rule each; a Must takes one value, since several Musts on one key
@@ -29,10 +37,9 @@ static pl_status load_rules(pl_job *job, int32_t task, const json_t *obj, const 
     char rp[PL_JSON_PATH], kp[PL_JSON_PATH], ip[PL_JSON_PATH];
     const json_t *rules, *val;
     const char *key;
-    opt_member(obj, path, name, &rules, rp);
+    pl_status st = opt_typed(obj, path, name, JSON_OBJECT, &rules, rp);
     if (!rules)
-        return PL_OK;
-    pl_status st = pl_json_expect(rules, JSON_OBJECT, rp);
+        return st;
     json_object_foreach((json_t *)rules, key, val) {
         if (st)
             break;
@@ -161,10 +168,7 @@ static pl_status load_edges(pl_job *job, const json_t *obj, const char *path)
         if ((st = pl_json_number(all, tp, 0, INFINITY, &t)) || (st = pl_job_add_all_to_all(job, t)))
             return st;
     }
-    opt_member(obj, path, "edges", &edges, ep);
-    if (!edges)
-        return PL_OK;
-    if ((st = pl_json_expect(edges, JSON_ARRAY, ep)))
+    if ((st = opt_typed(obj, path, "edges", JSON_ARRAY, &edges, ep)) || !edges)
         return st;
     for (size_t i = 0; i < json_array_size(edges); i++) {
         char p[PL_JSON_PATH], sub[PL_JSON_PATH];
@@ -194,11 +198,8 @@ static pl_status load_workload(pl_job *job, const json_t *obj, const char *path)
     static const char *const keys[] = {"type", "size", NULL};
     char wp[PL_JSON_PATH], sub[PL_JSON_PATH], num[32];
     const json_t *w, *type, *size;
-    opt_member(obj, path, "workload", &w, wp);
-    if (!w)
-        return PL_OK;
-    pl_status st = pl_json_expect(w, JSON_OBJECT, wp);
-    if (st || (st = pl_json_check_keys(w, wp, keys)))
+    pl_status st = opt_typed(obj, path, "workload", JSON_OBJECT, &w, wp);
+    if (st || !w || (st = pl_json_check_keys(w, wp, keys)))
         return st;
     opt_member(w, wp, "type", &type, sub);
     if (!type)
@@ -248,11 +249,8 @@ static pl_status load_numbers(pl_job *job, const json_t *obj, const char *path)
         if (st || (st = pl_job_set_gpu_model(job, json_string_value(v))))
             return st == PL_EINVAL ? pl_json_fail(sub, "%s", pl_last_error()) : st;
     }
-    opt_member(obj, path, "single_node", &v, sub);
-    if (!v)
-        return PL_OK;
-    pl_status st = pl_json_expect(v, JSON_TRUE, sub);
-    return st ? st : pl_job_set_single_node(job, json_is_true(v));
+    pl_status st = opt_typed(obj, path, "single_node", JSON_TRUE, &v, sub);
+    return st || !v ? st : pl_job_set_single_node(job, json_is_true(v));
 }
 
 /* obj[name]: an array of [a, b] task pairs, each passed to add. */
@@ -261,11 +259,8 @@ static pl_status load_pairs(pl_job *job, const json_t *obj, const char *path, co
 {
     char ap[PL_JSON_PATH];
     const json_t *anti;
-    opt_member(obj, path, name, &anti, ap);
-    if (!anti)
-        return PL_OK;
-    pl_status st = pl_json_expect(anti, JSON_ARRAY, ap);
-    for (size_t i = 0; !st && i < json_array_size(anti); i++) {
+    pl_status st = opt_typed(obj, path, name, JSON_ARRAY, &anti, ap);
+    for (size_t i = 0; !st && anti && i < json_array_size(anti); i++) {
         char p[PL_JSON_PATH], sub[PL_JSON_PATH];
         const json_t *pair = json_array_get(anti, i);
         int32_t ab[2];
@@ -291,11 +286,8 @@ static pl_status load_labels(pl_job *job, const json_t *obj, const char *path, c
 {
     char lp[PL_JSON_PATH], sub[PL_JSON_PATH];
     const json_t *arr;
-    opt_member(obj, path, name, &arr, lp);
-    if (!arr)
-        return PL_OK;
-    pl_status st = pl_json_expect(arr, JSON_ARRAY, lp);
-    for (size_t i = 0; !st && i < json_array_size(arr); i++) {
+    pl_status st = opt_typed(obj, path, name, JSON_ARRAY, &arr, lp);
+    for (size_t i = 0; !st && arr && i < json_array_size(arr); i++) {
         const json_t *v = json_array_get(arr, i);
         pl_json_index(sub, lp, i);
         if (!(st = pl_json_expect(v, JSON_STRING, sub)) && !*json_string_value(v))
@@ -321,11 +313,8 @@ static pl_status load_nodes(pl_job *job, const json_t *obj, const char *path)
 {
     char np[PL_JSON_PATH];
     const json_t *nodes;
-    opt_member(obj, path, "nodes", &nodes, np);
-    if (!nodes)
-        return PL_OK;
-    pl_status st = pl_json_expect(nodes, JSON_ARRAY, np);
-    if (st)
+    pl_status st = opt_typed(obj, path, "nodes", JSON_ARRAY, &nodes, np);
+    if (st || !nodes)
         return st;
     size_t n = json_array_size(nodes);
     if (n > INT32_MAX)
@@ -365,14 +354,11 @@ static pl_status load_job(const json_t *v, const char *path, size_t index, pl_jo
     pl_job *job;
     if ((st = pl_job_create(name ? json_string_value(name) : dflt, &job)))
         return st;
-    if ((st = load_tasks(job, v, path)) || (st = load_edges(job, v, path)) ||
-        (st = load_workload(job, v, path)) || (st = load_numbers(job, v, path)) ||
-        (st = load_constraints(job, v, path)) || (st = load_nodes(job, v, path))) {
-        pl_job_free(job);
-        return st;
-    }
-    *out = job;
-    return PL_OK;
+    static pl_status (*const parts[])(pl_job *, const json_t *, const char *) = {
+        load_tasks, load_edges, load_workload, load_numbers, load_constraints, load_nodes};
+    for (size_t i = 0; !st && i < sizeof parts / sizeof *parts; i++)
+        st = parts[i](job, v, path);
+    return PL_HAND_OUT(st, job, pl_job_free, out);
 }
 
 static pl_status load_doc(json_t *doc, pl_jobset **out)
@@ -397,12 +383,7 @@ static pl_status load_doc(json_t *doc, pl_jobset **out)
             st = pl_jobset_add(set, job, NULL);
     }
     json_decref(doc);
-    if (st) {
-        pl_jobset_free(set);
-        return st;
-    }
-    *out = set;
-    return PL_OK;
+    return PL_HAND_OUT(st, set, pl_jobset_free, out);
 }
 
 pl_status pl_jobset_load_json_string(const char *text, size_t length, pl_jobset **out)

@@ -166,12 +166,7 @@ pl_status pl_jmodel_build(const pl_jmodel_spec *spec, pl_jmodel **out)
         st = add_job(m, j);
     if (!st)
         st = add_separations(m);
-    if (st) {
-        pl_jmodel_free(m);
-        return st;
-    }
-    *out = m;
-    return PL_OK;
+    return PL_HAND_OUT(st, m, pl_jmodel_free, out);
 }
 
 void pl_jmodel_free(pl_jmodel *m)

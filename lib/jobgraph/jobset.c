@@ -4,10 +4,7 @@
 
 pl_status pl_jobset_create(pl_jobset **out)
 {
-    if (!out)
-        return pl_err(PL_EINVAL, "pl_jobset_create: NULL out");
-    *out = pl_alloc(1, sizeof **out);
-    return *out ? PL_OK : PL_ENOMEM;
+    return pl_create_zeroed("pl_jobset_create", (void **)out, sizeof **out);
 }
 
 void pl_jobset_free(pl_jobset *set)

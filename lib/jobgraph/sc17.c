@@ -137,12 +137,9 @@ static pl_status load_job(const entry *e, pl_job **out)
         st = pl_job_set_arrival(job, arrival);
     if (!st)
         st = pl_job_set_single_node(job, 1);
-    if (st) {
-        pl_job_free(job);
-        return pl_json_prefixed(st, path);
-    }
-    *out = job;
-    return PL_OK;
+    if (st)
+        st = pl_json_prefixed(st, path);
+    return PL_HAND_OUT(st, job, pl_job_free, out);
 }
 
 static pl_status load_doc(json_t *doc, void **out)
@@ -179,12 +176,7 @@ static pl_status load_doc(json_t *doc, void **out)
             st = pl_jobset_add(set, job, NULL);
     }
     free(entries);
-    if (st) {
-        pl_jobset_free(set);
-        return st;
-    }
-    *out = set;
-    return PL_OK;
+    return PL_HAND_OUT(st, set, pl_jobset_free, out);
 }
 
 pl_status pl_jobset_load_sc17_string(const char *text, size_t length, pl_jobset **out)

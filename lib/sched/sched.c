@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <placement/sched.h>
+#include "internal/columns.h"
 #include "internal/policy_impl.h"
 
 typedef struct rec {
@@ -20,6 +21,9 @@ typedef struct rec {
     pl_plan_item *plan;
     int32_t nplan;
 } rec;
+
+/* Per task (held has room for one GPU per task). */
+static const pl_column task_cols[] = {PL_COLUMN(rec, gpus), PL_COLUMN(rec, hosts), PL_COLUMN(rec, held)};
 
 struct pl_sched {
     pl_topology *topo;
@@ -101,21 +105,14 @@ pl_status pl_sched_create(const pl_topology *topo, pl_sched **out)
     if (!s)
         return PL_ENOMEM;
     pl_status st = pl_topology_copy(topo, &s->topo);
-    if (st) {
-        free(s);
-        return st;
-    }
-    *out = s;
-    return PL_OK;
+    return PL_HAND_OUT(st, s, pl_sched_free, out);
 }
 
 static void rec_free(rec *r)
 {
     free(r->id);
     pl_job_free(r->job);
-    free(r->gpus);
-    free(r->hosts);
-    free(r->held);
+    pl_columns_free(r, task_cols, PL_NCOLUMNS(task_cols));
     free(r->plan);
 }
 
@@ -194,9 +191,7 @@ pl_status pl_sched_score(const pl_sched *s, const pl_policy_opts *opts, const pl
             return pl_err(PL_EINVAL, "pl_sched_score: vertex %d is not a machine", (int)machines[i]);
     }
     pl_policy_opts o;
-    pl_policy_opts_init(&o);
-    if (opts)
-        o = *opts;
+    PL_OPTS_OR_DEFAULTS(o, opts, pl_policy_opts_init);
     pl_status st = pl_utility_opts_check(&o.utility);
     pl_running_job *run = st ? NULL : running_jobs(s);
     if (!st && !run)
@@ -387,9 +382,9 @@ static pl_status commit(pl_sched *s, const char *id, const pl_job *job, const in
         free(r.plan);
         return st;
     }
-    if (!(r.id = pl_strdup(id)) || !(r.gpus = pl_alloc((size_t)ngpus + 1, sizeof *r.gpus)) ||
-        !(r.hosts = pl_alloc((size_t)ngpus + 1, sizeof *r.hosts)) ||
-        !(r.held = pl_alloc((size_t)ngpus + 1, sizeof *r.held)) || (st = pl_job_copy(job, &r.job)) != PL_OK) {
+    if (!(r.id = pl_strdup(id)) ||
+        (st = pl_columns_alloc(&r, task_cols, PL_NCOLUMNS(task_cols), (int64_t)ngpus + 1)) ||
+        (st = pl_job_copy(job, &r.job)) != PL_OK) {
         rec_free(&r);
         return st ? st : PL_ENOMEM;
     }

@@ -5,39 +5,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim_impl.h"
+#include "internal/columns.h"
+
+static const pl_column hold_cols[] = {PL_COLUMN(srun, hold), PL_COLUMN(srun, hold_n), PL_COLUMN(srun, hold_cap)};
 
 pl_status pl_sim_holders_init(srun *r)
 {
-    size_t nv = (size_t)r->s->nvert + 1;
-    if (!(r->hold = pl_alloc(nv, sizeof *r->hold)) || !(r->hold_n = pl_alloc(nv, sizeof *r->hold_n)) ||
-        !(r->hold_cap = pl_alloc(nv, sizeof *r->hold_cap)))
-        return PL_ENOMEM;
-    return PL_OK;
+    return pl_columns_alloc(r, hold_cols, PL_NCOLUMNS(hold_cols), (int64_t)r->s->nvert + 1);
 }
 
 void pl_sim_holders_free(srun *r)
 {
-    if (r->hold)
-        for (int32_t v = 0; v < r->s->nvert; v++)
-            free(r->hold[v]);
-    free(r->hold);
-    free(r->hold_n);
-    free(r->hold_cap);
+    pl_free_lists_i32(r->hold, r->s->nvert);
+    pl_columns_free(r, hold_cols, PL_NCOLUMNS(hold_cols));
 }
 
 pl_status pl_sim_hold(srun *r, int32_t v, int32_t i)
 {
-    if (r->hold_n[v] == r->hold_cap[v]) {
-        /* Most GPUs never hold more than one or two jobs. */
-        int32_t c = r->hold_cap[v] ? 2 * r->hold_cap[v] : 2;
-        int32_t *p = pl_realloc_array(r->hold[v], (size_t)c, sizeof *p);
-        if (!p)
-            return PL_ENOMEM;
-        r->hold[v] = p;
-        r->hold_cap[v] = c;
-    }
-    r->hold[v][r->hold_n[v]++] = i;
-    return PL_OK;
+    /* Most GPUs never hold more than one or two jobs. */
+    return pl_push_i32(&r->hold[v], &r->hold_n[v], &r->hold_cap[v], 2, i);
 }
 
 void pl_sim_unhold(srun *r, int32_t v, int32_t i)

@@ -4,20 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim_impl.h"
-
-static pl_status sock_add(srun *r, int32_t s, int32_t job)
-{
-    if (r->sock_n[s] == r->sock_cap[s]) {
-        int32_t c = r->sock_cap[s] ? 2 * r->sock_cap[s] : 4;
-        int32_t *p = pl_realloc_array(r->sock_jobs[s], (size_t)c, sizeof *p);
-        if (!p)
-            return PL_ENOMEM;
-        r->sock_jobs[s] = p;
-        r->sock_cap[s] = c;
-    }
-    r->sock_jobs[s][r->sock_n[s]++] = job;
-    return PL_OK;
-}
+#include "internal/columns.h"
 
 /* Order is kept so that neighbour scans, and therefore the float sums of a
  * run, do not depend on removal history beyond the events themselves. */
@@ -124,8 +111,10 @@ static pl_status begin_tasks(srun *r, int32_t i, double t)
     pl_sim_job_record *rec = &r->res->rec[i];
     const pl_sim *s = r->s;
     pl_status st = PL_OK;
-    for (int32_t q = 0; q < a->nsock && !st; q++)
-        st = sock_add(r, a->sockets[q], i);
+    for (int32_t q = 0; q < a->nsock && !st; q++) {
+        int32_t so = a->sockets[q];
+        st = pl_push_i32(&r->sock_jobs[so], &r->sock_n[so], &r->sock_cap[so], 4, i);
+    }
     pl_spread spread = a->nsock == 1 ? PL_SPREAD_INTRA_SOCKET : PL_SPREAD_INTER_SOCKET;
     if (!st)
         st = pl_profile_solo_time(s->ps, a->job, a->k, spread, &a->solo);
@@ -445,6 +434,11 @@ static pl_status run_events(srun *r)
     return st;
 }
 
+static const pl_column job_cols[] = {PL_COLUMN(srun, j), PL_COLUMN(srun, queue), PL_COLUMN(srun, running),
+                                     PL_COLUMN(srun, mark), PL_COLUMN(srun, remote_jobs)};
+static const pl_column socket_cols[] = {PL_COLUMN(srun, sock_jobs), PL_COLUMN(srun, sock_n),
+                                        PL_COLUMN(srun, sock_cap)};
+
 static void run_free(srun *r)
 {
     if (r->j)
@@ -453,19 +447,11 @@ static void run_free(srun *r)
             free(r->j[i].sockets);
             free(r->j[i].plan);
         }
-    free(r->j);
-    if (r->sock_jobs)
-        for (int32_t q = 0; q < r->s->nsockets; q++)
-            free(r->sock_jobs[q]);
-    free(r->sock_jobs);
-    free(r->sock_n);
-    free(r->sock_cap);
+    pl_free_lists_i32(r->sock_jobs, r->s->nsockets);
+    pl_columns_free(r, job_cols, PL_NCOLUMNS(job_cols));
+    pl_columns_free(r, socket_cols, PL_NCOLUMNS(socket_cols));
     pl_sim_holders_free(r);
-    free(r->queue);
-    free(r->running);
-    free(r->mark);
     free(r->fail_alloc);
-    free(r->remote_jobs);
     pl_policy_free(r->policy);
     pl_sim_heap_free(&r->heap);
     pl_sim_metrics_free(r);
@@ -474,20 +460,16 @@ static void run_free(srun *r)
 
 static pl_status run_init(pl_sim *s, srun *r)
 {
-    size_t nj = (size_t)s->njobs + 1, ns = (size_t)s->nsockets + 1;
     r->s = s;
     r->interval = s->opts.interval;
     pl_status st = pl_topology_copy(s->topo, &r->topo);
     if (st)
         return st;
-    if ((st = pl_sim_holders_init(r)))
+    if ((st = pl_sim_holders_init(r)) ||
+        (st = pl_columns_alloc(r, job_cols, PL_NCOLUMNS(job_cols), (int64_t)s->njobs + 1)) ||
+        (st = pl_columns_alloc(r, socket_cols, PL_NCOLUMNS(socket_cols), (int64_t)s->nsockets + 1)))
         return st;
-    if (!(r->j = pl_alloc(nj, sizeof *r->j)) ||
-        !(r->sock_jobs = pl_alloc(ns, sizeof *r->sock_jobs)) || !(r->sock_n = pl_alloc(ns, sizeof *r->sock_n)) ||
-        !(r->sock_cap = pl_alloc(ns, sizeof *r->sock_cap)) || !(r->queue = pl_alloc(nj, sizeof *r->queue)) ||
-        !(r->running = pl_alloc(nj, sizeof *r->running)) || !(r->mark = pl_alloc(nj, sizeof *r->mark)) ||
-        !(r->fail_alloc = pl_alloc((size_t)s->nvert + 1, sizeof *r->fail_alloc)) ||
-        !(r->remote_jobs = pl_alloc(nj, sizeof *r->remote_jobs)))
+    if (!(r->fail_alloc = pl_alloc((size_t)s->nvert + 1, sizeof *r->fail_alloc)))
         return PL_ENOMEM;
     if ((st = pl_policy_create(&s->opts.policy, &r->policy)))
         return st;

@@ -211,7 +211,7 @@ pl_status pl_saturate_run(const pl_topology *t, const pl_openb_pods *op, const p
     const pl_fpolicy *pol = pl_fpolicy_find(o->policy);
     if (!pol)
         return pl_err(PL_ENOTFOUND, "pl_saturate_run: '%s' is not a policy of the fragmentation model "
-                                    "(fgd, random-fit, dotprod, gpu-clustering, gpu-packing, bestfit, fgd-coarse)",
+                                    "(fgd, random-fit, dotprod, gpu-clustering, gpu-packing, bestfit, fgd-coarse, fgd-balance)",
                       o->policy ? o->policy : "(null)");
     if (!(o->inflate > 0 && o->inflate <= 100) || !(o->typical > 0 && o->typical <= 1))
         return pl_err(PL_EINVAL, "pl_saturate_run: inflate must be in (0, 100], typical in (0, 1]");

@@ -61,10 +61,7 @@ pl_status pl_sim_generate_sc17(const pl_sim_gen_opts *opts, pl_jobset **out)
         return pl_err(PL_EINVAL, "pl_sim_generate_sc17: NULL out");
     *out = NULL;
     pl_sim_gen_opts o;
-    if (opts)
-        o = *opts;
-    else
-        pl_sim_gen_opts_init(&o);
+    PL_OPTS_OR_DEFAULTS(o, opts, pl_sim_gen_opts_init);
     if (o.jobs < 1 || !(o.mean_interarrival > 0) || !isfinite(o.mean_interarrival))
         return pl_err(PL_EINVAL, "pl_sim_generate_sc17: need jobs >= 1 and mean_interarrival > 0");
     if (o.jobs > PL_SIM_MAX_GENERATED_JOBS)
@@ -119,10 +116,7 @@ pl_status pl_sim_scenario(const char *name, const pl_sim_scenario_opts *opts, pl
     if (!name)
         return pl_err(PL_EINVAL, "pl_sim_scenario: NULL name");
     pl_sim_scenario_opts o;
-    if (opts)
-        o = *opts;
-    else
-        pl_sim_scenario_opts_init(&o);
+    PL_OPTS_OR_DEFAULTS(o, opts, pl_sim_scenario_opts_init);
     if (o.machines < 0 || o.jobs < 0)
         return pl_err(PL_EINVAL, "pl_sim_scenario: negative size");
     if (o.jobs > PL_SIM_MAX_GENERATED_JOBS)

@@ -60,12 +60,7 @@ static pl_status firestone(pl_topology **out)
     }
     if (!st)
         st = pl_topology_add_link(t, pkg[0], pkg[1], PL_LK_INTERSOCKET, 38400000000LL, 0, 0, NULL);
-    if (st) {
-        pl_topology_free(t);
-        return st;
-    }
-    *out = t;
-    return PL_OK;
+    return PL_HAND_OUT(st, t, pl_topology_free, out);
 }
 
 static pl_status add_job(pl_jobset *js, const char *name, int64_t gpus, int64_t cores, int64_t memory,

@@ -214,10 +214,7 @@ pl_status pl_sim_create(const pl_topology *topo, const pl_jobset *jobs, const pl
     if (!topo || !jobs)
         return pl_err(PL_EINVAL, "pl_sim_create: NULL topology or workload");
     pl_sim_opts o;
-    if (opts)
-        o = *opts;
-    else
-        pl_sim_opts_init(&o);
+    PL_OPTS_OR_DEFAULTS(o, opts, pl_sim_opts_init);
     if (!(o.interval > 0 && o.interval <= PL_SIM_MAX_SECONDS))
         return pl_err(PL_EINVAL, "pl_sim_create: interval must be a number of seconds in (0, %g], "
                       "got %g", PL_SIM_MAX_SECONDS, o.interval);
@@ -250,12 +247,7 @@ pl_status pl_sim_create(const pl_topology *topo, const pl_jobset *jobs, const pl
         /* The policy would otherwise parse the built-in profiles at every call. */
         s->opts.policy.profiles = s->ps;
     }
-    if (st) {
-        pl_sim_free(s);
-        return st;
-    }
-    *out = s;
-    return PL_OK;
+    return PL_HAND_OUT(st, s, pl_sim_free, out);
 }
 
 void pl_sim_free(pl_sim *s)

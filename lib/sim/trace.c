@@ -10,6 +10,7 @@
 #include "sim_impl.h"
 #include "csv.h"
 #include "internal/job_impl.h"
+#include "internal/columns.h"
 #include "internal/json.h"
 
 /* As the SC17 loader: GB read as 2^30 bytes, at most 4096 GPUs per job
@@ -22,9 +23,12 @@ struct pl_sim_trace {
     pl_jobset *jobs;
     double *priority;
     double *startup;
-    int64_t cap_priority, cap_startup;
+    int64_t cap;                 /* rows of job_cols */
     const char *format;
 };
+
+/* Per job. */
+static const pl_column job_cols[] = {PL_COLUMN(pl_sim_trace, priority), PL_COLUMN(pl_sim_trace, startup)};
 
 /* The fields of one record; strings borrowed from the input. */
 typedef struct trace_row {
@@ -74,12 +78,7 @@ static pl_status build_job(const trace_row *w, int64_t index, pl_job **out)
         st = pl_job_set_min_utility(job, w->min_utility);
     if (!st)
         st = pl_job_set_single_node(job, 1);
-    if (st) {
-        pl_job_free(job);
-        return st;
-    }
-    *out = job;
-    return PL_OK;
+    return PL_HAND_OUT(st, job, pl_job_free, out);
 }
 
 static pl_status trace_add(pl_sim_trace *t, const trace_row *w)
@@ -87,9 +86,12 @@ static pl_status trace_add(pl_sim_trace *t, const trace_row *w)
     int32_t n = pl_jobset_count(t->jobs);
     if (n >= INT32_MAX - 1)
         return pl_err(PL_ELIMIT, "trace: too many jobs");
-    pl_status st = pl_grow((void **)&t->priority, &t->cap_priority, n + 1, sizeof *t->priority);
-    if (!st)
-        st = pl_grow((void **)&t->startup, &t->cap_startup, n + 1, sizeof *t->startup);
+    pl_status st = PL_OK;
+    if (n + 1 > t->cap) {
+        int64_t cap = pl_next_cap(t->cap, n + 1);
+        if (!(st = pl_columns_grow(t, job_cols, PL_NCOLUMNS(job_cols), t->cap, cap)))
+            t->cap = cap;
+    }
     pl_job *job = NULL;
     if (!st)
         st = build_job(w, n, &job);
@@ -303,10 +305,9 @@ static pl_status load_sc17(const char *text, size_t len, pl_sim_trace *t)
     pl_jobset_free(t->jobs);
     t->jobs = NULL;
     pl_status st = pl_jobset_load_sc17_string(text, len, &t->jobs);
-    int32_t n = pl_jobset_count(t->jobs);
-    if (!st && (!(t->priority = pl_alloc((size_t)n + 1, sizeof *t->priority)) ||
-                !(t->startup = pl_alloc((size_t)n + 1, sizeof *t->startup))))
-        st = PL_ENOMEM;
+    int64_t rows = (int64_t)pl_jobset_count(t->jobs) + 1;
+    if (!st && !(st = pl_columns_alloc(t, job_cols, PL_NCOLUMNS(job_cols), rows)))
+        t->cap = rows;
     t->format = "sc17";
     return st;
 }
@@ -347,12 +348,7 @@ static pl_status load_text(const char *text, size_t length, const char *src, pl_
             st = load_csv(&csv, t);
         pl_csv_close(&csv);
     }
-    if (st) {
-        pl_sim_trace_free(t);
-        return st;
-    }
-    *out = t;
-    return PL_OK;
+    return PL_HAND_OUT(st, t, pl_sim_trace_free, out);
 }
 
 pl_status pl_sim_trace_load_string(const char *text, size_t length, const char *source, pl_sim_trace **out)
@@ -381,8 +377,7 @@ void pl_sim_trace_free(pl_sim_trace *t)
     if (!t)
         return;
     pl_jobset_free(t->jobs);
-    free(t->priority);
-    free(t->startup);
+    pl_columns_free(t, job_cols, PL_NCOLUMNS(job_cols));
     free(t);
 }
 

@@ -89,10 +89,6 @@ pl_status pl_topology_cluster(const pl_topology *tpl, int32_t machines, int32_t 
     pl_topology *c;
     if ((st = pl_topology_create(&c)))
         return st;
-    if ((st = build(c, tpl, machines, per_rack, network_bw ? network_bw : DEFAULT_NETWORK_BW))) {
-        pl_topology_free(c);
-        return st;
-    }
-    *out = c;
-    return PL_OK;
+    st = build(c, tpl, machines, per_rack, network_bw ? network_bw : DEFAULT_NETWORK_BW);
+    return PL_HAND_OUT(st, c, pl_topology_free, out);
 }

@@ -502,13 +502,19 @@ static pl_status add_gpu(hw_load *L, hwloc_obj_t pci)
     return st;
 }
 
+/* The OS device's name when it has a usable one, else prefix + number. */
+static void device_name(char *name, size_t size, hwloc_obj_t osdev, const char *prefix, int32_t number)
+{
+    if (osdev && osdev->name && !strchr(osdev->name, '/'))
+        snprintf(name, size, "%s", osdev->name);
+    else
+        snprintf(name, size, "%s%" PRId32, prefix, number);
+}
+
 static pl_status add_nic(hw_load *L, hwloc_obj_t anchor, hwloc_obj_t pci, hwloc_obj_t osdev)
 {
     char name[64];
-    if (osdev && osdev->name && !strchr(osdev->name, '/'))
-        snprintf(name, sizeof name, "%s", osdev->name);
-    else
-        snprintf(name, sizeof name, "nic%" PRId32, L->nics);
+    device_name(name, sizeof name, osdev, "nic", L->nics);
     L->nics++;
     return add_device(L, anchor, pci, PL_VK_NIC, name, -1, NULL);
 }
@@ -516,10 +522,7 @@ static pl_status add_nic(hw_load *L, hwloc_obj_t anchor, hwloc_obj_t pci, hwloc_
 static pl_status add_storage(hw_load *L, hwloc_obj_t anchor, hwloc_obj_t pci, hwloc_obj_t osdev)
 {
     char name[64];
-    if (osdev && osdev->name && !strchr(osdev->name, '/'))
-        snprintf(name, sizeof name, "%s", osdev->name);
-    else
-        snprintf(name, sizeof name, "nvme%" PRId32, L->nvmes);
+    device_name(name, sizeof name, osdev, "nvme", L->nvmes);
     if (!osdev)
         L->nvmes++;
     int32_t v;

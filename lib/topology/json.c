@@ -174,9 +174,28 @@ static pl_status link_params(const json_t *obj, const char *path, pl_link_kind d
     return PL_OK;
 }
 
-/* An explicit link {"a", "b", "kind", ...} between two paths below base. */
-static pl_status add_link_obj(pl_topology *t, int32_t base, const json_t *l, const char *path)
+/* What each() does with one element of an array: v is the vertex the
+ * array hangs from (the links' base, the machines' parent). */
+typedef pl_status (*item_fn)(loader *L, int32_t v, const json_t *item, size_t index, const char *path);
+
+/* Each element of obj[key] (an optional array) through fn. */
+static pl_status each(loader *L, int32_t v, const json_t *obj, const char *path, const char *key, item_fn fn)
 {
+    char sub[PL_JSON_PATH], item[PL_JSON_PATH];
+    const json_t *arr;
+    pl_status st = member(obj, path, key, JSON_ARRAY, 0, &arr, sub);
+    for (size_t i = 0; !st && arr && i < json_array_size(arr); i++) {
+        pl_json_pathf(item, "%s[%zu]", sub, i);
+        st = fn(L, v, json_array_get(arr, i), i, item);
+    }
+    return st;
+}
+
+/* An explicit link {"a", "b", "kind", ...} between two paths below base. */
+static pl_status add_link_obj(loader *L, int32_t base, const json_t *l, size_t index, const char *path)
+{
+    (void)index;
+    pl_topology *t = L->t;
     static const char *const keys[] = {"a", "b", "kind", "bw", "latency_ns", "weight", NULL};
     const char *a, *b;
     char pa[PL_JSON_PATH], pb[PL_JSON_PATH];
@@ -199,18 +218,6 @@ static pl_status add_link_obj(pl_topology *t, int32_t base, const json_t *l, con
     if (va == vb)
         return pl_json_fail(pb, "both ends of the link are \"%.200s\"", b);
     return pl_topology_add_link(t, va, vb, p.kind, p.bw, p.lat, p.weight, NULL);
-}
-
-static pl_status add_links(pl_topology *t, int32_t base, const json_t *obj, const char *path)
-{
-    char sub[PL_JSON_PATH], item[PL_JSON_PATH];
-    const json_t *arr;
-    pl_status st = member(obj, path, "links", JSON_ARRAY, 0, &arr, sub);
-    for (size_t i = 0; !st && arr && i < json_array_size(arr); i++) {
-        pl_json_pathf(item, "%s[%zu]", sub, i);
-        st = add_link_obj(t, base, json_array_get(arr, i), item);
-    }
-    return st;
 }
 
 /* One "key": value entry of a map member onto vertex v; path names the entry. */
@@ -336,12 +343,10 @@ static pl_status load_tree(const json_t *tree, const char *path, pl_topology **o
     pl_status st = pl_topology_create(&t);
     if (st)
         return st;
-    if ((st = build_node(t, -1, tree, path, 1)) || (st = add_links(t, 0, tree, path))) {
-        pl_topology_free(t);
-        return st;
-    }
-    *out = t;
-    return PL_OK;
+    loader links = {.t = t}; /* all that add_link_obj reads */
+    if (!(st = build_node(t, -1, tree, path, 1)))
+        st = each(&links, 0, tree, path, "links", add_link_obj);
+    return PL_HAND_OUT(st, t, pl_topology_free, out);
 }
 
 /* An XML template path, relative to the JSON file's directory. */
@@ -499,8 +504,9 @@ static pl_status next_number(loader *L, const char *prefix, int64_t *n)
 /* A group {"template", "count", "name", "attrs"}: count machines under
  * parent, each linked to it by the network link of a machine; the group's
  * attributes override the template's. */
-static pl_status add_machine_group(loader *L, int32_t parent, const json_t *g, const char *path)
+static pl_status add_machine_group(loader *L, int32_t parent, const json_t *g, size_t index, const char *path)
 {
+    (void)index;
     static const char *const keys[] = {"template", "count", "name", "attrs", NULL};
     const char *tname, *prefix;
     int64_t count;
@@ -536,19 +542,7 @@ static pl_status add_machine_group(loader *L, int32_t parent, const json_t *g, c
     return PL_OK;
 }
 
-static pl_status add_machine_groups(loader *L, int32_t parent, const json_t *obj, const char *path)
-{
-    char sub[PL_JSON_PATH], item[PL_JSON_PATH];
-    const json_t *arr;
-    pl_status st = member(obj, path, "machines", JSON_ARRAY, 0, &arr, sub);
-    for (size_t i = 0; !st && arr && i < json_array_size(arr); i++) {
-        pl_json_pathf(item, "%s[%zu]", sub, i);
-        st = add_machine_group(L, parent, json_array_get(arr, i), item);
-    }
-    return st;
-}
-
-static pl_status add_rack(loader *L, const json_t *r, size_t index, const char *path)
+static pl_status add_rack(loader *L, int32_t root, const json_t *r, size_t index, const char *path)
 {
     static const char *const keys[] = {"name", "machines", NULL};
     char dflt[32];
@@ -558,11 +552,11 @@ static pl_status add_rack(loader *L, const json_t *r, size_t index, const char *
     snprintf(dflt, sizeof dflt, "rack%zu", index);
     if ((st = pl_json_expect(r, JSON_OBJECT, path)) || (st = pl_json_check_keys(r, path, keys)) ||
         (st = get_name(r, path, "name", dflt, &name)) ||
-        (st = pl_topology_add_vertex(L->t, PL_VK_RACK, L->root, name, (int32_t)index, &v)) ||
-        (st = pl_topology_add_link(L->t, v, L->root, PL_LK_NETWORK, L->net.rack_bw, L->net.rack_lat,
+        (st = pl_topology_add_vertex(L->t, PL_VK_RACK, root, name, (int32_t)index, &v)) ||
+        (st = pl_topology_add_link(L->t, v, root, PL_LK_NETWORK, L->net.rack_bw, L->net.rack_lat,
                                    L->net.rack_weight, NULL)))
         return st;
-    return add_machine_groups(L, v, r, path);
+    return each(L, v, r, path, "machines", add_machine_group);
 }
 
 static pl_status read_network(loader *L, const json_t *doc)
@@ -634,7 +628,7 @@ static pl_status add_device_group(const loader *L, int32_t pool, const json_t *g
     return PL_OK;
 }
 
-static pl_status add_pool(loader *L, const json_t *p, size_t index, const char *path)
+static pl_status add_pool(loader *L, int32_t root, const json_t *p, size_t index, const char *path)
 {
     static const char *const keys[] = {"name", "attach", "link", "devices", "capacity", NULL};
     static const char *const lkeys[] = {"kind", "bw", "latency_ns", "weight", NULL};
@@ -654,7 +648,7 @@ static pl_status add_pool(loader *L, const json_t *p, size_t index, const char *
     if (lk && ((st = pl_json_check_keys(lk, sub, lkeys)) || (st = link_params(lk, sub, PL_LK_NETWORK, &lp))))
         return st;
     pl_json_key(sub, path, "attach");
-    if ((st = find_under(L->t, L->root, attach, sub, &at)) ||
+    if ((st = find_under(L->t, root, attach, sub, &at)) ||
         (st = pl_topology_add_vertex(L->t, PL_VK_POOL, at, name, (int32_t)index, &pool)) ||
         (st = pl_topology_add_link(L->t, pool, at, lp.kind, lp.bw, lp.lat, lp.weight, NULL)) ||
         (st = member(p, path, "devices", JSON_ARRAY, 0, &devs, sub)))
@@ -670,20 +664,6 @@ static pl_status add_pool(loader *L, const json_t *p, size_t index, const char *
     return read_capacity(L->t, pool, p, path);
 }
 
-/* Each element of doc[key] (an array) through fn. */
-static pl_status each(loader *L, const json_t *doc, const char *key,
-                      pl_status (*fn)(loader *, const json_t *, size_t, const char *))
-{
-    char sub[PL_JSON_PATH], item[PL_JSON_PATH];
-    const json_t *arr;
-    pl_status st = member(doc, "$", key, JSON_ARRAY, 0, &arr, sub);
-    for (size_t i = 0; !st && arr && i < json_array_size(arr); i++) {
-        pl_json_pathf(item, "%s[%zu]", sub, i);
-        st = fn(L, json_array_get(arr, i), i, item);
-    }
-    return st;
-}
-
 /* ---- document ------------------------------------------------------------------------ */
 
 static pl_status build(loader *L, const json_t *doc)
@@ -697,12 +677,12 @@ static pl_status build(loader *L, const json_t *doc)
         (st = pl_topology_create(&L->t)) ||
         (st = pl_topology_add_vertex(L->t, PL_VK_CLUSTER, -1, name, -1, &L->root)) ||
         (st = load_templates(L, doc)) || (st = read_network(L, doc)) ||
-        (st = each(L, doc, "racks", add_rack)) ||
-        (st = add_machine_groups(L, L->root, doc, "$")) ||
-        (st = each(L, doc, "pools", add_pool)))
+        (st = each(L, L->root, doc, "$", "racks", add_rack)) ||
+        (st = each(L, L->root, doc, "$", "machines", add_machine_group)) ||
+        (st = each(L, L->root, doc, "$", "pools", add_pool)))
         return st;
     /* Last, so that extra links can reach any vertex, pool devices included. */
-    return add_links(L->t, L->root, doc, "$");
+    return each(L, L->root, doc, "$", "links", add_link_obj);
 }
 
 static void loader_free(loader *L)
@@ -787,9 +767,7 @@ pl_status pl_topology_load_json_opts(const pl_topology_json_opts *opts, const ch
                       "path and text");
     *out = NULL;
     pl_topology_json_opts o;
-    pl_topology_json_opts_init(&o);
-    if (opts)
-        o = *opts;
+    PL_OPTS_OR_DEFAULTS(o, opts, pl_topology_json_opts_init);
     if (o.max_vertices < 1 || o.max_vertices > PL_TOPO_MAX)
         return pl_err(PL_EINVAL, "pl_topology_load_json_opts: max_vertices must lie in 1..%d, "
                       "got %lld", PL_TOPO_MAX, (long long)o.max_vertices);

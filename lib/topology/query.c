@@ -380,17 +380,9 @@ pl_status pl_topo_dist_create(const pl_topology *t, pl_topo_dist **out)
     if (!d)
         return PL_ENOMEM;
     pl_status st = search_init(&d->s, t);
-    if (st) {
-        free(d);
-        return st;
-    }
-    if (!(d->want = pl_alloc((size_t)t->n + 1, 1))) {
-        search_free(&d->s);
-        free(d);
-        return PL_ENOMEM;
-    }
-    *out = d;
-    return PL_OK;
+    if (!st && !(d->want = pl_alloc((size_t)t->n + 1, 1)))
+        st = PL_ENOMEM;
+    return PL_HAND_OUT(st, d, pl_topo_dist_free, out);
 }
 
 void pl_topo_dist_free(pl_topo_dist *d)

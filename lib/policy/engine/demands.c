@@ -184,12 +184,13 @@ static pl_status add_placed(dctx *x, const pl_job *job, const int32_t *hosts, co
 
 /* ---- views -------------------------------------------------------------------------- */
 
+/* Per task of the job (vtask is filled for the first nview only). */
+static const pl_column task_cols[] = {PL_COLUMN(dview, vtask), PL_COLUMN(dview, vof), PL_COLUMN(dview, kind)};
+
 static void dview_free(dview *w)
 {
     pl_job_free(w->view);
-    free(w->vtask);
-    free(w->vof);
-    free(w->kind);
+    pl_columns_free(w, task_cols, PL_NCOLUMNS(task_cols));
     memset(w, 0, sizeof *w);
 }
 
@@ -289,13 +290,12 @@ static pl_status build_view(const pl_job *job, dview *w)
     memset(w, 0, sizeof *w);
     if (!special(job) || k == 0)
         return PL_OK;
-    if (!(w->vtask = pl_alloc((size_t)k, sizeof *w->vtask)) || !(w->vof = pl_alloc((size_t)k, sizeof *w->vof)) ||
-        !(w->kind = pl_alloc((size_t)k, 1)))
-        return PL_ENOMEM;
+    pl_status st = pl_columns_alloc(w, task_cols, PL_NCOLUMNS(task_cols), k);
+    if (st)
+        return st;
     pl_task_demand *dem = pl_alloc((size_t)k, sizeof *dem);
     if (!dem)
         return PL_ENOMEM;
-    pl_status st = PL_OK;
     for (int32_t t = 0; t < k && !st; t++) {
         st = pl_job_task(job, t, &dem[t]);
         w->kind[t] = (uint8_t)task_kind(&dem[t]);

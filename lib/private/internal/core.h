@@ -22,6 +22,11 @@ PL_INTERNAL pl_status pl_err(pl_status status, const char *fmt, ...) PL_PRINTF(2
 PL_INTERNAL void *pl_alloc(size_t count, size_t size);   /* zero-filled */
 PL_INTERNAL void *pl_realloc_array(void *p, size_t count, size_t size);
 PL_INTERNAL char *pl_strdup(const char *s);
+/* The body of a public pl_X_create(out) whose object starts zero-filled:
+ * PL_EINVAL "fn: NULL out" without out, else *out = a new zero-filled
+ * object of size bytes, or NULL and PL_ENOMEM. out is the address of the
+ * caller's typed handle pointer, as for pl_grow. */
+PL_INTERNAL pl_status pl_create_zeroed(const char *fn, void **out, size_t size);
 
 /* The capacity pl_grow() moves to from cap so that need elements fit:
  * at least 16, then by half again plus one, so appends cost amortised O(1). */
