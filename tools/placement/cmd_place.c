@@ -55,18 +55,6 @@ typedef struct place_args {
     int format;              /* OUT_TABLE, OUT_CSV or OUT_JSON */
 } place_args;
 
-static long long count_arg(const char *name, const char *text)
-{
-    char *end;
-    long long v = strtoll(text, &end, 10);
-    if (*text == '\0' || *end != '\0' || v < 1 || v > 0x7fffffff) {
-        fprintf(stderr, "placement place: --%s wants an integer in 1..2147483647, got '%s'\n", name,
-                text);
-        return -1;
-    }
-    return v;
-}
-
 static int usage_error(const char *msg)
 {
     fprintf(stderr, "placement place: %s\n", msg);
@@ -104,11 +92,11 @@ static int parse_args(int argc, char **argv, place_args *a)
                 return usage_error("--format wants table, csv or json");
             break;
         case 'm':
-            if ((a->machines = count_arg("machines", optarg)) < 0)
+            if ((a->machines = parse_count("place", "machines", optarg, 0x7fffffff)) < 0)
                 return 2;
             break;
         case 'r':
-            if ((a->per_rack = count_arg("per-rack", optarg)) < 0)
+            if ((a->per_rack = parse_count("place", "per-rack", optarg, 0x7fffffff)) < 0)
                 return 2;
             break;
         case 'S':
@@ -140,20 +128,7 @@ static int parse_args(int argc, char **argv, place_args *a)
 
 static pl_status load_topology(const place_args *a, pl_topology **out)
 {
-    if (a->xml)
-        return pl_topology_load_xml(a->xml, out);
-    if (a->json)
-        return pl_topology_load_json(a->json, out);
-    pl_topology *m = NULL;
-    pl_status st = pl_topology_builtin(a->builtin, &m);
-    if (st || !a->machines) {
-        *out = m;
-        return st;
-    }
-    st = pl_topology_cluster(m, (int32_t)a->machines, a->per_rack ? (int32_t)a->per_rack : 32, 0,
-                             out);
-    pl_topology_free(m);
-    return st;
+    return load_machines(a->xml, a->json, a->builtin, a->machines, a->per_rack, out);
 }
 
 static const char *kind_name(pl_decision_kind k)

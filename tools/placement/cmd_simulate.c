@@ -70,18 +70,6 @@ static int usage_error(const char *msg)
     return 2;
 }
 
-static long long count_arg(const char *name, const char *text)
-{
-    char *end;
-    long long v = strtoll(text, &end, 10);
-    if (*text == '\0' || *end != '\0' || v < 1 || v > 0x7fffffff) {
-        fprintf(stderr, "placement simulate: --%s wants an integer in 1..2147483647, got '%s'\n",
-                name, text);
-        return -1;
-    }
-    return v;
-}
-
 /* Split LIST at commas into names (pointing into buf). Returns the count or -1. */
 static int split_policies(char *buf, const char **names)
 {
@@ -166,11 +154,11 @@ int cmd_simulate(int argc, char **argv)
                 return usage_error("--runtime wants 'progress' or 'artifact'");
             break;
         case 'm':
-            if ((machines = count_arg("machines", optarg)) < 0)
+            if ((machines = parse_count("simulate", "machines", optarg, 0x7fffffff)) < 0)
                 return 2;
             break;
         case 'n':
-            if ((njobs = count_arg("jobs", optarg)) < 0)
+            if ((njobs = parse_count("simulate", "jobs", optarg, 0x7fffffff)) < 0)
                 return 2;
             if (njobs > PL_SIM_MAX_GENERATED_JOBS) {
                 fprintf(stderr, "placement simulate: --jobs wants at most %d (a generated "

@@ -43,19 +43,6 @@ typedef struct sc_args {
     int untyped;
 } sc_args;
 
-static long long count_arg(const char *name, const char *text, long long max)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (*text == '\0' || *end != '\0' || errno || v < 1 || v > max) {
-        fprintf(stderr, "placement slurm-conf: --%s wants an integer in 1..%lld, got '%s'\n", name,
-                max, text);
-        return -1;
-    }
-    return v;
-}
-
 /* -1: go on; otherwise the exit code. */
 static int parse_args(int argc, char **argv, sc_args *a)
 {
@@ -76,15 +63,15 @@ static int parse_args(int argc, char **argv, sc_args *a)
         case 'p': a->prefix = optarg; break;
         case 'U': a->untyped = 1; break;
         case 'm':
-            if ((a->machines = count_arg("machines", optarg, 0x7fffffff)) < 0)
+            if ((a->machines = parse_count("slurm-conf", "machines", optarg, 0x7fffffff)) < 0)
                 return 2;
             break;
         case 'r':
-            if ((a->per_rack = count_arg("per-rack", optarg, 0x7fffffff)) < 0)
+            if ((a->per_rack = parse_count("slurm-conf", "per-rack", optarg, 0x7fffffff)) < 0)
                 return 2;
             break;
         case 'N':
-            if ((a->nvlink_bw = count_arg("nvlink-bw", optarg, INT64_MAX)) < 0)
+            if ((a->nvlink_bw = parse_count("slurm-conf", "nvlink-bw", optarg, INT64_MAX)) < 0)
                 return 2;
             break;
         case 'h': usage(stdout); return 0;
@@ -112,18 +99,7 @@ static int parse_args(int argc, char **argv, sc_args *a)
 
 static pl_status load(const sc_args *a, pl_topology **out)
 {
-    if (a->json)
-        return pl_topology_load_json(a->json, out);
-    pl_topology *m = NULL;
-    pl_status st = pl_topology_builtin(a->builtin, &m);
-    if (st || !a->machines) {
-        *out = m;
-        return st;
-    }
-    st = pl_topology_cluster(m, (int32_t)a->machines, a->per_rack ? (int32_t)a->per_rack : 32, 0,
-                             out);
-    pl_topology_free(m);
-    return st;
+    return load_machines(NULL, a->json, a->builtin, a->machines, a->per_rack, out);
 }
 
 /* Vertices of kind under v (v = -1: all), preorder; NULL on failure. */

@@ -44,19 +44,6 @@ typedef struct topo_args {
     long long machines, per_rack, network_bw;
 } topo_args;
 
-/* A positive integer option value in 1..max, or -1 with a message. */
-static long long count_arg(const char *name, const char *text, long long max)
-{
-    char *end;
-    long long v = strtoll(text, &end, 10);
-    if (*text == '\0' || *end != '\0' || v < 1 || v > max) {
-        fprintf(stderr, "placement topo: --%s wants an integer in 1..%lld, got '%s'\n", name, max,
-                text);
-        return -1;
-    }
-    return v;
-}
-
 /* -1: go on; otherwise the exit code. */
 static int parse_args(int argc, char **argv, topo_args *a)
 {
@@ -77,15 +64,15 @@ static int parse_args(int argc, char **argv, topo_args *a)
         case 'b': a->builtin = optarg; sources++; break;
         case 'd': a->dot = 1; break;
         case 'm':
-            if ((a->machines = count_arg("machines", optarg, 0x7fffffff)) < 0)
+            if ((a->machines = parse_count("topo", "machines", optarg, 0x7fffffff)) < 0)
                 return 2;
             break;
         case 'r':
-            if ((a->per_rack = count_arg("per-rack", optarg, 0x7fffffff)) < 0)
+            if ((a->per_rack = parse_count("topo", "per-rack", optarg, 0x7fffffff)) < 0)
                 return 2;
             break;
         case 'N':
-            if ((a->network_bw = count_arg("network-bw", optarg, INT64_MAX)) < 0)
+            if ((a->network_bw = parse_count("topo", "network-bw", optarg, INT64_MAX)) < 0)
                 return 2;
             break;
         case 'F':

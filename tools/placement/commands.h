@@ -33,6 +33,13 @@ void out_csv_field(FILE *f, const char *s);
 
 /* A seed: decimal digits only, below 2^64. 1 with *out set, 0 if not. */
 int parse_seed(const char *text, unsigned long long *out);
+/* An option value in 1..max, or -1 after a message naming `placement cmd --name`. */
+long long parse_count(const char *cmd, const char *name, const char *text, long long max);
+/* The cluster of a sub-command: an hwloc XML or JSON file as it is, else a
+ * builtin (NULL: this machine's hwloc topology) replicated into `machines`
+ * machines, `per_rack` per rack (0: 32), when machines > 0. */
+pl_status load_machines(const char *xml, const char *json, const char *builtin, long long machines,
+                        long long per_rack, pl_topology **out);
 
 /* ---- shared by simulate and demo (sim_common.c) ---- */
 

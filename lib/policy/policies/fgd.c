@@ -8,39 +8,15 @@
 #include <math.h>
 #include "internal/frag.h"
 
-static int64_t to_score(double before, double after)
+static double to_score(double decrease)
 {
-    return (int64_t)(100.0 / (1.0 + exp(-(before - after) / 1000.0)));
+    return (double)(int64_t)(100.0 / (1.0 + exp(-decrease / 1000.0)));
 }
 
 static void score(pl_fstate *s, const pl_fpod *p, const pl_fnode *n, int64_t *sc, int32_t *gpu)
 {
-    double before = pl_frag_node(s, (pl_fnode *)n);
-    pl_fnode t;
-    if (p->milli > 0 && p->milli < 1000) {
-        *sc = 0;
-        *gpu = -1;
-        for (int32_t i = 0; i < n->ngpu; i++) {
-            int seen = 0;
-            /* GPUs with as much left give the same state: the first one. */
-            for (int32_t j = 0; j < i && !seen; j++)
-                seen = n->left[j] == n->left[i];
-            if (n->left[i] < p->milli || seen)
-                continue;
-            t = *n;
-            pl_fnode_sub(&t, p, i);
-            int64_t v = to_score(before, pl_frag_node(s, &t));
-            if (*gpu < 0 || v > *sc) {
-                *sc = v;
-                *gpu = i;
-            }
-        }
-        return;
-    }
-    t = *n;
-    pl_fnode_sub(&t, p, -1);
-    *sc = to_score(before, pl_frag_node(s, &t));
-    *gpu = -1;
+    /* The peer compares the GPUs of a node by their integer scores too. */
+    *sc = (int64_t)pl_fgrad_best(s, p, n, pl_frag_node, to_score, gpu);
 }
 
 const pl_fpolicy pl_fpolicy_fgd = {"fgd", score, 0, 1};

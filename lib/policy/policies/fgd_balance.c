@@ -57,30 +57,7 @@ static double value(pl_fstate *s, pl_fnode *n)
 
 static void score(pl_fstate *s, const pl_fpod *p, const pl_fnode *n, int64_t *sc, int32_t *gpu)
 {
-    double before = value(s, (pl_fnode *)n), best = 0;
-    pl_fnode t;
-    *gpu = -1;
-    if (p->milli > 0 && p->milli < 1000) {
-        for (int32_t i = 0; i < n->ngpu; i++) {
-            int seen = 0;
-            /* GPUs with as much left give the same state: the first one. */
-            for (int32_t j = 0; j < i && !seen; j++)
-                seen = n->left[j] == n->left[i];
-            if (n->left[i] < p->milli || seen)
-                continue;
-            t = *n;
-            pl_fnode_sub(&t, p, i);
-            double v = before - value(s, &t);
-            if (*gpu < 0 || v > best) {
-                best = v;
-                *gpu = i;
-            }
-        }
-    } else {
-        t = *n;
-        pl_fnode_sub(&t, p, -1);
-        best = before - value(s, &t);
-    }
+    double best = pl_fgrad_best(s, p, n, value, NULL, gpu);
     *sc = (int64_t)(100.0 / (1.0 + exp(-best / SCORE_SCALE)));
 }
 

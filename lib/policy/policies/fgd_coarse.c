@@ -11,29 +11,7 @@
 
 static void score(pl_fstate *s, const pl_fpod *p, const pl_fnode *n, int64_t *sc, int32_t *gpu)
 {
-    double before = pl_frag_node(s, (pl_fnode *)n), best = 0;
-    pl_fnode t;
-    *gpu = -1;
-    if (p->milli > 0 && p->milli < 1000) {
-        for (int32_t i = 0; i < n->ngpu; i++) {
-            int seen = 0;
-            for (int32_t j = 0; j < i && !seen; j++)
-                seen = n->left[j] == n->left[i];
-            if (n->left[i] < p->milli || seen)
-                continue;
-            t = *n;
-            pl_fnode_sub(&t, p, i);
-            double v = before - pl_frag_node(s, &t);
-            if (*gpu < 0 || v > best) {
-                best = v;
-                *gpu = i;
-            }
-        }
-    } else {
-        t = *n;
-        pl_fnode_sub(&t, p, -1);
-        best = before - pl_frag_node(s, &t);
-    }
+    double best = pl_fgrad_best(s, p, n, pl_frag_node, NULL, gpu);
     *sc = (int64_t)(50.0 / (1.0 + exp(-best / 1000.0)));
 }
 

@@ -466,3 +466,34 @@ const pl_fpolicy *pl_fpolicy_find(const char *name)
             return all[i];
     return NULL;
 }
+
+double pl_fgrad_best(pl_fstate *s, const pl_fpod *p, const pl_fnode *n, pl_fvalue_fn value,
+                     pl_fquantize_fn quantize, int32_t *gpu)
+{
+    double before = value(s, (pl_fnode *)n), best = 0;
+    pl_fnode t;
+    *gpu = -1;
+    if (p->milli > 0 && p->milli < 1000) {
+        for (int32_t i = 0; i < n->ngpu; i++) {
+            int seen = 0;
+            for (int32_t j = 0; j < i && !seen; j++)
+                seen = n->left[j] == n->left[i];
+            if (n->left[i] < p->milli || seen)
+                continue;
+            t = *n;
+            pl_fnode_sub(&t, p, i);
+            double v = before - value(s, &t);
+            if (quantize)
+                v = quantize(v);
+            if (*gpu < 0 || v > best) {
+                best = v;
+                *gpu = i;
+            }
+        }
+        return best;
+    }
+    t = *n;
+    pl_fnode_sub(&t, p, -1);
+    double v = before - value(s, &t);
+    return quantize ? quantize(v) : v;
+}

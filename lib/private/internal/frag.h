@@ -122,6 +122,19 @@ PL_INTERNAL double pl_frag_of(pl_fstate *s, const pl_fnode *n);
 PL_INTERNAL double pl_frag_node(pl_fstate *s, pl_fnode *n);
 /* n after p takes GPU g (a shared pod) or its whole GPUs (first idle ones). */
 PL_INTERNAL void pl_fnode_sub(pl_fnode *n, const pl_fpod *p, int32_t g);
+
+/* A node state's value to a gradient policy (FGD: its fragmentation). */
+typedef double (*pl_fvalue_fn)(pl_fstate *s, pl_fnode *n);
+/* A decrease of value as the policy compares it (FGD: its integer score). */
+typedef double (*pl_fquantize_fn)(double decrease);
+/* The largest decrease of value (quantize(decrease) when quantize is not
+ * NULL) from node n to a state the pod may leave: for a fractional pod each
+ * GPU it fits (the first of GPUs with as much left, which give the same
+ * state, and the first of equal decreases; *gpu receives it; 0 and -1 if
+ * none fits), else the one state (*gpu -1). The core of the gradient
+ * policies' scores. */
+PL_INTERNAL double pl_fgrad_best(pl_fstate *s, const pl_fpod *p, const pl_fnode *n, pl_fvalue_fn value,
+                                 pl_fquantize_fn quantize, int32_t *gpu);
 /* Best-fit GPUs of p on n (the peer's default GPU selection) into c. */
 PL_INTERNAL void pl_fnode_pick_gpus(const pl_fnode *n, const pl_fpod *p, int32_t g, pl_fchoice *c);
 /* The distribution of requests of pods[0..n) (the peer's typical pods: the
