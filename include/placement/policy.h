@@ -197,9 +197,9 @@ typedef struct pl_policy_ops {
     pl_status (*place)(const pl_policy_request *req, pl_decision *out);
     /* ---- ops version 2: the members below are read only when version >= 2 */
     int32_t version;         /**< ::PL_POLICY_OPS_VERSION, or 0 for a table of the three members above. */
-    /** Make an instance's state from the options it is created with
-     *  (NULL member: the policy keeps no state). */
-    pl_status (*create)(const pl_policy_opts *opts, void **state);
+    /** Make an instance's state from the options it is created with and
+     *  the policy's \c data (NULL member: the policy keeps no state). */
+    pl_status (*create)(const pl_policy_opts *opts, const void *data, void **state);
     /** Free a state made by \c create (NULL member: nothing to free). */
     void (*destroy)(void *state);
     /** How many more rounds without any change to the cluster may still

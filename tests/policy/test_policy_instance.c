@@ -17,9 +17,10 @@ typedef struct counter {
 
 static int destroyed_flag;
 
-static pl_status counter_create(const pl_policy_opts *opts, void **state)
+static pl_status counter_create(const pl_policy_opts *opts, const void *data, void **state)
 {
     (void)opts;
+    (void)data;
     counter *c = calloc(1, sizeof *c);
     if (!c)
         return PL_ENOMEM;

@@ -128,7 +128,7 @@ pl_status pl_policy_create(const pl_policy_opts *opts, pl_policy **out)
     p->opts = *opts;
     p->opts.policy = ops->name; /* the registry's string outlives the caller's */
     if (v2(ops) && ops->create)
-        st = ops->create(&p->opts, &p->state);
+        st = ops->create(&p->opts, ops->data, &p->state);
     /* Not pl_policy_free: no state to destroy when create failed. */
     return PL_HAND_OUT(st, p, free, out);
 }

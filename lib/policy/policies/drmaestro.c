@@ -236,14 +236,10 @@ static pl_status drm_state_make(const pl_policy_opts *opts, int network_aware, v
     return PL_OK;
 }
 
-static pl_status create_locality(const pl_policy_opts *opts, void **state)
+/* data: the policy's network_aware flag (pl_drm_opts). */
+static pl_status create(const pl_policy_opts *opts, const void *data, void **state)
 {
-    return drm_state_make(opts, 0, state);
-}
-
-static pl_status create_na(const pl_policy_opts *opts, void **state)
-{
-    return drm_state_make(opts, 1, state);
+    return drm_state_make(opts, *(const int *)data, state);
 }
 
 static int32_t idle_rounds(const void *state)
@@ -396,24 +392,19 @@ static pl_status place(const pl_policy_request *req, pl_decision *out)
     return place_round(req, req->state, out);
 }
 
-const pl_policy_ops pl_policy_drmaestro = {
-    .name = "drmaestro",
-    .description = "DRMaestro (seed 004): multi-phase min-cost-flow placement, locality first; remote GPUs allowed",
-    .place = place,
-    .version = PL_POLICY_OPS_VERSION,
-    .create = create_locality,
-    .destroy = drm_state_free,
-    .idle_rounds = idle_rounds,
-    .flags = PL_POLICY_CPU_JOBS,
-};
+static const int locality_first = 0, network_aware = 1;
 
-const pl_policy_ops pl_policy_drmaestro_na = {
-    .name = "drmaestro-na",
-    .description = "DRMaestro network-aware: as drmaestro, remote placements costed at opts.network_load",
-    .place = place,
-    .version = PL_POLICY_OPS_VERSION,
-    .create = create_na,
-    .destroy = drm_state_free,
-    .idle_rounds = idle_rounds,
-    .flags = PL_POLICY_CPU_JOBS,
-};
+/* The two policies differ in their name and the flag their state is made with. */
+#define DRM_POLICY(sym, pname, pdescription, flag)                                                        \
+    const pl_policy_ops sym = {.name = (pname), .description = (pdescription), .place = place,           \
+                               .version = PL_POLICY_OPS_VERSION, .create = create,                       \
+                               .destroy = drm_state_free, .idle_rounds = idle_rounds,                    \
+                               .flags = PL_POLICY_CPU_JOBS, .data = &(flag)}
+
+DRM_POLICY(pl_policy_drmaestro, "drmaestro",
+           "DRMaestro (seed 004): multi-phase min-cost-flow placement, locality first; remote GPUs allowed",
+           locality_first);
+
+DRM_POLICY(pl_policy_drmaestro_na, "drmaestro-na",
+           "DRMaestro network-aware: as drmaestro, remote placements costed at opts.network_load",
+           network_aware);
