@@ -209,10 +209,15 @@ pl_status pl_saturate_run(const pl_topology *t, const pl_openb_pods *op, const p
         return pl_err(PL_EINVAL, "pl_saturate_run: NULL argument");
     memset(r, 0, sizeof *r);
     const pl_fpolicy *pol = pl_fpolicy_find(o->policy);
-    if (!pol)
-        return pl_err(PL_ENOTFOUND, "pl_saturate_run: '%s' is not a policy of the fragmentation model "
-                                    "(fgd, random-fit, dotprod, gpu-clustering, gpu-packing, bestfit, fgd-coarse, fgd-balance)",
-                      o->policy ? o->policy : "(null)");
+    if (!pol) {
+        /* The names from the model's own table, so a new policy is listed. */
+        char names[512] = "";
+        for (int i = 0; pl_fpolicy_at(i); i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                     pl_fpolicy_at(i)->name);
+        return pl_err(PL_ENOTFOUND, "pl_saturate_run: '%s' is not a policy of the fragmentation model (%s)",
+                      o->policy ? o->policy : "(null)", names);
+    }
     if (!(o->inflate > 0 && o->inflate <= 100) || !(o->typical > 0 && o->typical <= 1))
         return pl_err(PL_EINVAL, "pl_saturate_run: inflate must be in (0, 100], typical in (0, 1]");
     pl_fstate s = {0};

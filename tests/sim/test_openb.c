@@ -140,6 +140,8 @@ static void test_saturate(void **state)
     pl_saturate_opts_init(&o);
     o.policy = "topo-aware";
     assert_pl_status(pl_saturate_run(t, &p, &o, &r), PL_ENOTFOUND);
+    assert_non_null(strstr(pl_last_error(), "'topo-aware' is not a policy of the fragmentation model (random-fit, "));
+    assert_non_null(strstr(pl_last_error(), ", fgd-balance"));
     o.policy = "fgd";
     o.timeline = 1;
     assert_pl_ok(pl_saturate_run(t, &p, &o, &r));
