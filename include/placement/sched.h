@@ -25,8 +25,13 @@
  * GPU's milli and its GPU memory; per fractional task its milli and GPU
  * memory; per task its cores and bandwidth on its GPU's package, or a
  * CPU-only task's own package, and its memory on that package's first NUMA
- * node). The committed jobs are the running jobs the policies see
- * (interference: their GPUs).
+ * node). The committed jobs holding a GPU are the running jobs the
+ * policies see (interference: their GPUs), in commit order. A device
+ * failure or a drained GPU: release its jobs, pl_sched_device_down().
+ *
+ * The simulator (placement/sim.h) goes through this handle for every
+ * placement, commit, release and failure, so an embedding scheduler that
+ * calls it the same way gets the simulator's behaviour.
  *
  * Thread safety: a handle is not locked; calls on one handle must not
  * overlap. Different handles are independent.
@@ -148,6 +153,18 @@ pl_status pl_sched_commit_hosts(pl_sched *s, const char *id, const pl_job *job, 
  */
 pl_status pl_sched_release(pl_sched *s, const char *id);
 
+/**
+ * \brief Mark GPU \p gpu down (\p is_down 1: a device failure, a drained
+ *        GPU) or up again (0). While down, its free units are taken by the
+ *        handle so that no policy places on it; marking it up gives back
+ *        exactly those units. A GPU is marked down only when no committed
+ *        job holds it: release its jobs (they failed) first.
+ * \return ::PL_OK; ::PL_EINVAL (NULL handle, not a GPU, already in that
+ *         state, a committed job holds it: the message names the job);
+ *         ::PL_ENOMEM.
+ */
+pl_status pl_sched_device_down(pl_sched *s, int32_t gpu, int is_down);
+
 /** \brief Number of committed jobs (0 for NULL). */
 int32_t pl_sched_job_count(const pl_sched *s);
 
@@ -158,8 +175,8 @@ int32_t pl_sched_job_count(const pl_sched *s);
 pl_status pl_sched_job(const pl_sched *s, const char *id, pl_sched_job_info *info);
 
 /**
- * \brief Describe committed job \p k (0 .. pl_sched_job_count() - 1, in no
- *        particular order; a commit or release may reorder them).
+ * \brief Describe committed job \p k (0 .. pl_sched_job_count() - 1, in
+ *        commit order: a release shifts the later jobs down by one).
  * \return ::PL_OK; ::PL_EINVAL (bad index, NULL argument).
  */
 pl_status pl_sched_job_at(const pl_sched *s, int32_t k, pl_sched_job_info *info);

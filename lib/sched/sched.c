@@ -7,6 +7,7 @@
 #include <placement/sched.h>
 #include "internal/columns.h"
 #include "internal/policy_impl.h"
+#include "internal/sched_impl.h"
 
 typedef struct rec {
     char *id;
@@ -22,6 +23,12 @@ typedef struct rec {
     int32_t nplan;
 } rec;
 
+/* A GPU marked down: the units pl_sched_device_down() took. */
+typedef struct down {
+    int32_t v;
+    int64_t units;
+} down;
+
 /* Per task (held has room for one GPU per task). */
 static const pl_column task_cols[] = {PL_COLUMN(rec, gpus), PL_COLUMN(rec, hosts), PL_COLUMN(rec, held)};
 
@@ -33,6 +40,9 @@ struct pl_sched {
     int32_t *slot;           /* [nslots] open addressing: record index, -1 empty */
     int64_t nslots;          /* a power of two, or 0 */
     pl_policy *policy;       /* the instance of the policy last placed with, kept across rounds */
+    down *down;              /* [ndown] GPUs marked down */
+    int32_t ndown;
+    int64_t capdown;
 };
 
 /* ---- the id index (linear probing, deletion by backward shift) ---------------- */
@@ -124,6 +134,7 @@ void pl_sched_free(pl_sched *s)
         rec_free(&s->r[k]);
     free(s->r);
     free(s->slot);
+    free(s->down);
     pl_policy_free(s->policy);
     pl_topology_free(s->topo);
     free(s);
@@ -141,13 +152,16 @@ int32_t pl_sched_job_count(const pl_sched *s)
 
 /* ---- place -------------------------------------------------------------------------- */
 
-/* The committed jobs as the running jobs a policy sees (borrowed from the
- * records); NULL out of memory. */
-static pl_running_job *running_jobs(const pl_sched *s)
+/* The committed jobs holding a GPU as the running jobs a policy sees
+ * (borrowed from the records, in commit order; jobs without a GPU have
+ * nothing for the policies to see); NULL out of memory. */
+static pl_running_job *running_jobs(const pl_sched *s, int32_t *n)
 {
     pl_running_job *run = pl_alloc((size_t)s->n + 1, sizeof *run);
+    *n = 0;
     for (int32_t k = 0; run && k < s->n; k++)
-        run[k] = (pl_running_job){s->r[k].job, s->r[k].held, s->r[k].nheld};
+        if (s->r[k].nheld > 0)
+            run[(*n)++] = (pl_running_job){s->r[k].job, s->r[k].held, s->r[k].nheld};
     return run;
 }
 
@@ -167,10 +181,11 @@ pl_status pl_sched_place(pl_sched *s, const pl_policy_opts *opts, pl_job *const 
         pl_policy_free(s->policy);
         s->policy = p;
     }
-    pl_running_job *run = running_jobs(s);
+    int32_t nrun;
+    pl_running_job *run = running_jobs(s, &nrun);
     if (!run)
         return PL_ENOMEM;
-    st = pl_policy_decide(s->policy, opts, s->topo, run, s->n, queue, nqueue, out);
+    st = pl_policy_decide(s->policy, opts, s->topo, run, nrun, queue, nqueue, out);
     free(run);
     return st;
 }
@@ -193,11 +208,12 @@ pl_status pl_sched_score(const pl_sched *s, const pl_policy_opts *opts, const pl
     pl_policy_opts o;
     PL_OPTS_OR_DEFAULTS(o, opts, pl_policy_opts_init);
     pl_status st = pl_utility_opts_check(&o.utility);
-    pl_running_job *run = st ? NULL : running_jobs(s);
+    int32_t nrun = 0;
+    pl_running_job *run = st ? NULL : running_jobs(s, &nrun);
     if (!st && !run)
         st = PL_ENOMEM;
     pl_job *q = (pl_job *)job; /* read only, as every policy treats its queue */
-    pl_policy_request req = {.opts = &o, .topo = s->topo, .running = run, .nrunning = s->n, .queue = &q,
+    pl_policy_request req = {.opts = &o, .topo = s->topo, .running = run, .nrunning = nrun, .queue = &q,
                              .nqueue = 1};
     if (!st)
         st = pl_topo_aware_scores(&req, job, machines, n, scores);
@@ -456,10 +472,58 @@ pl_status pl_sched_release(pl_sched *s, const char *id)
     release_plan(s->topo, r->plan, r->nplan);
     unindex(s, find_slot(s, id, r->hash));
     rec_free(r);
-    if (k != --s->n) {
-        s->r[k] = s->r[s->n];
-        s->slot[find_slot(s, s->r[k].id, s->r[k].hash)] = k;
+    /* Commit order is kept: the policies see the running jobs in it, so a
+     * decision (and its float sums) does not depend on which jobs left. */
+    int64_t mask = s->nslots - 1;
+    for (int32_t q = k + 1; q < s->n; q++) {
+        int64_t i = (int64_t)(s->r[q].hash & (uint64_t)mask);
+        while (s->slot[i] != q)
+            i = (i + 1) & mask;
+        s->slot[i] = q - 1;
     }
+    memmove(s->r + k, s->r + k + 1, (size_t)(s->n - k - 1) * sizeof *s->r);
+    s->n--;
+    return PL_OK;
+}
+
+pl_status pl_sched_device_down(pl_sched *s, int32_t gpu, int is_down)
+{
+    pl_vertex_info info;
+    if (!s || pl_topology_vertex(s->topo, gpu, &info) != PL_OK || info.kind != PL_VK_GPU)
+        return pl_err(PL_EINVAL, "pl_sched_device_down: %s", s ? "the vertex is not a GPU" : "NULL handle");
+    int32_t k = 0;
+    while (k < s->ndown && s->down[k].v != gpu)
+        k++;
+    if ((k < s->ndown) == (is_down != 0))
+        return pl_err(PL_EINVAL, "pl_sched_device_down: GPU %s is already %s", info.name, is_down ? "down" : "up");
+    if (!is_down) {
+        pl_status st = s->down[k].units ? pl_topology_release(s->topo, gpu, PL_RES_UNITS, s->down[k].units) : PL_OK;
+        if (!st)
+            s->down[k] = s->down[--s->ndown];
+        return st;
+    }
+    for (int32_t j = 0; j < s->n; j++)
+        for (int32_t h = 0; h < s->r[j].nheld; h++)
+            if (s->r[j].held[h] == gpu)
+                return pl_err(PL_EINVAL, "pl_sched_device_down: GPU %s is held by job \"%s\": release the "
+                              "jobs on it first", info.name, s->r[j].id);
+    int64_t fr = 0;
+    pl_topology_amount(s->topo, gpu, PL_RES_UNITS, NULL, NULL, &fr);
+    pl_status st = pl_grow((void **)&s->down, &s->capdown, (int64_t)s->ndown + 1, sizeof *s->down);
+    if (!st && fr > 0)
+        st = pl_topology_alloc(s->topo, gpu, PL_RES_UNITS, fr);
+    if (!st)
+        s->down[s->ndown++] = (down){gpu, fr > 0 ? fr : 0};
+    return st;
+}
+
+pl_status pl_sched_job_plan(const pl_sched *s, const char *id, const pl_plan_item **plan, int32_t *n)
+{
+    int32_t k = s && id ? lookup(s, id) : -1;
+    if (k < 0)
+        return pl_err(PL_ENOTFOUND, "pl_sched_job_plan: no job \"%s\" is committed", id ? id : "(null)");
+    *plan = s->r[k].plan;
+    *n = s->r[k].nplan;
     return PL_OK;
 }
 

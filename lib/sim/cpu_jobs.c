@@ -54,12 +54,26 @@ static pl_status fit(const srun *r, const pl_job *job, int32_t m, int use_capaci
     return PL_OK;
 }
 
-pl_status pl_sim_cpu_plan(const srun *r, const pl_job *job, int32_t m, pl_plan_item **items, int32_t *n)
+/* The one-job decision placing job i on machine m with plan: every task
+ * hosted by the machine's first package (the plan spreads them), no GPU. */
+static pl_status cpu_decision(const srun *r, int32_t i, int32_t m, const pl_plan_item *plan, int32_t n,
+                              pl_decision **out)
 {
-    int fits = 0;
-    *items = NULL;
-    *n = 0;
-    return fit(r, job, m, 0, items, n, &fits);
+    const pl_sim *s = r->s;
+    int32_t k = r->j[i].k;
+    int32_t *gpus = pl_alloc((size_t)k + 1, sizeof *gpus), *hosts = pl_alloc((size_t)k + 1, sizeof *hosts);
+    pl_status st = gpus && hosts ? pl_decision_create_internal(1, out) : PL_ENOMEM;
+    for (int32_t t = 0; !st && t < k; t++) {
+        gpus[t] = -1;
+        hosts[t] = s->mach_pkg[s->mach_pkg_start[m]];
+    }
+    pl_decision_info info = {.kind = PL_DECISION_PLACED, .ngpus = k, .gpus = gpus, .hosts = hosts,
+                             .machine = s->machines[m], .utility = 1.0, .slowdown = 1.0};
+    if (!st && !(st = pl_decision_set(*out, 0, &info)))
+        st = pl_decision_set_plan(*out, 0, plan, n);
+    free(gpus);
+    free(hosts);
+    return st;
 }
 
 pl_status pl_sim_place_cpu_jobs(srun *r, double t)
@@ -78,13 +92,19 @@ pl_status pl_sim_place_cpu_jobs(srun *r, double t)
             pl_plan_item *plan = NULL;
             int32_t n = 0;
             int fits = 0;
-            if ((st = fit(r, r->j[i].job, m, 1, NULL, NULL, &fits)) || !fits)
+            /* A machine without a package has nowhere to host a CPU task. */
+            if (s->mach_pkg_start[m] == s->mach_pkg_start[m + 1] ||
+                (st = fit(r, r->j[i].job, m, 1, NULL, NULL, &fits)) || !fits)
                 continue;
             ever = 1;
             if ((st = fit(r, r->j[i].job, m, 0, &plan, &n, &fits)) || !fits)
                 continue;
             placed = 1;
-            st = pl_sim_commit(r, i, plan, n, NULL, 0, m, 1.0, t);
+            pl_decision *d = NULL;
+            if (!(st = cpu_decision(r, i, m, plan, n, &d)))
+                st = pl_sim_commit(r, i, d, 0, NULL, 0, m, 1.0, t);
+            pl_decision_free(d);
+            free(plan);
         }
         if (!st && !placed && !ever)
             pl_sim_reject(r, i);

@@ -1,6 +1,6 @@
 /* Device failures (doc/simulator.md sec. 1b): a failed GPU's job is killed
- * and re-queued, the GPU is allocated by the simulator until its repair so
- * that no policy can take it; and the failure-trace reader. */
+ * and re-queued, the GPU is marked down (pl_sched_device_down()) until its
+ * repair so that no policy can take it; and the failure-trace reader. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,14 +35,8 @@ pl_status pl_sim_fail_gpu(srun *r, int32_t f, double t)
         if ((st = pl_sim_kill_job(r, r->hold[g][0], t)))
             return st;
     if (r->m.failed[g]++ == 0) {
-        int64_t fr = 0;
-        pl_topology_amount(r->topo, g, PL_RES_UNITS, NULL, NULL, &fr);
-        /* Units taken by background load stay taken; the simulator takes
-         * the free ones, all of them on a shared GPU, so that no policy sees
-         * the GPU as usable. */
-        if (fr > 0 && (st = pl_topology_alloc(r->topo, g, PL_RES_UNITS, fr)))
+        if ((st = pl_sched_device_down(r->sched, g, 1)))
             return st;
-        r->fail_alloc[g] = fr > 0 ? fr : 0;
         pl_sim_metrics_gpu(r, g);
     }
     if (x->repair > 0 && isfinite(x->repair))
@@ -55,12 +49,9 @@ pl_status pl_sim_repair_gpu(srun *r, int32_t f, double t)
     int32_t g = r->s->opts.failures[f].gpu;
     if (--r->m.failed[g] > 0)
         return PL_OK; /* another failure of it is not repaired yet */
-    if (r->fail_alloc[g]) {
-        pl_status st = pl_topology_release(r->topo, g, PL_RES_UNITS, r->fail_alloc[g]);
-        if (st)
-            return st;
-        r->fail_alloc[g] = 0;
-    }
+    pl_status st = pl_sched_device_down(r->sched, g, 0);
+    if (st)
+        return st;
     pl_sim_metrics_gpu(r, g);
     return pl_sim_want_round(r, t);
 }

@@ -150,22 +150,21 @@ static pl_status begin_tasks(srun *r, int32_t i, double t)
     return pl_sim_update_neighbours(r, i, t, 1);
 }
 
-pl_status pl_sim_commit(srun *r, int32_t i, pl_plan_item *plan, int32_t nplan, const int32_t *gpus,
+const char *pl_sim_job_id(int32_t i, char *buf)
+{
+    snprintf(buf, 16, "%d", (int)i);
+    return buf;
+}
+
+pl_status pl_sim_commit(srun *r, int32_t i, const pl_decision *d, int32_t q, const int32_t *gpus,
                         int32_t ngpus, int32_t machine, double utility, double t)
 {
     sjob *a = &r->j[i];
     pl_sim_job_record *rec = &r->res->rec[i];
     const pl_sim *s = r->s;
-    free(a->plan);
-    a->plan = plan;
-    a->nplan = nplan;
+    char id[16];
     pl_status st = check_gpus(r, a, gpus, ngpus);
-    if (st)
-        return st;
-    if (!pl_plan_fits(r->topo, a->plan, a->nplan, 0))
-        return pl_err(PL_EINTERNAL, "simulator: job %s was given resources that are not free",
-                      pl_job_name(a->job));
-    if ((st = pl_plan_alloc(r->topo, a->plan, a->nplan)))
+    if (st || (st = pl_sched_commit(r->sched, pl_sim_job_id(i, id), a->job, d, q)))
         return st;
     if (!a->gpus && (!(a->gpus = pl_alloc((size_t)a->k + 1, sizeof *a->gpus)) ||
                      !(a->sockets = pl_alloc((size_t)a->k + 1, sizeof *a->sockets))))
@@ -188,7 +187,11 @@ pl_status pl_sim_commit(srun *r, int32_t i, pl_plan_item *plan, int32_t nplan, c
         if (!dup)
             a->sockets[a->nsock++] = sk;
     }
-    pl_sim_metrics_plan(r, a->plan, a->nplan, +1);
+    const pl_plan_item *plan;
+    int32_t nplan;
+    if ((st = pl_sched_job_plan(r->sched, id, &plan, &nplan)))
+        return st;
+    pl_sim_metrics_plan(r, plan, nplan, +1);
     a->held = 1;
     r->running[r->nrunning++] = i;
     rec->placed = t;
@@ -221,18 +224,11 @@ static pl_status place_job(srun *r, int32_t i, const pl_decision *d, int32_t q,
     for (int32_t g = 0; g < a->k; g++)
         if (info->gpus[g] >= 0)
             gpus[ngpus++] = info->gpus[g];
-    pl_status st = check_gpus(r, a, gpus, ngpus);
-    pl_plan_item *plan = NULL;
-    int32_t nplan = 0;
-    if (!st)
-        st = pl_decision_plan(d, q, r->topo, a->job, &plan, &nplan);
-    if (!st) {
-        a->remote = pl_decision_remote(d, q);
-        r->res->rec[i].remote_gpus = a->remote;
-        /* A job with a remote GPU spans two machines. */
-        int32_t machine = info->machine >= 0 && a->remote == 0 ? s->vert_machine[info->machine] : -1;
-        st = pl_sim_commit(r, i, plan, nplan, gpus, ngpus, machine, info->utility, t);
-    }
+    a->remote = pl_decision_remote(d, q);
+    r->res->rec[i].remote_gpus = a->remote;
+    /* A job with a remote GPU spans two machines. */
+    int32_t machine = info->machine >= 0 && a->remote == 0 ? s->vert_machine[info->machine] : -1;
+    pl_status st = pl_sim_commit(r, i, d, q, gpus, ngpus, machine, info->utility, t);
     free(gpus);
     return st;
 }
@@ -241,14 +237,20 @@ static pl_status place_job(srun *r, int32_t i, const pl_decision *d, int32_t q,
 static pl_status release_job(srun *r, int32_t i, double t)
 {
     sjob *a = &r->j[i];
-    for (int32_t p = 0; p < a->nplan; p++) {
-        pl_status st = pl_topology_release(r->topo, a->plan[p].v, a->plan[p].res, a->plan[p].amount);
-        if (st)
-            return st;
-    }
-    pl_sim_metrics_plan(r, a->plan, a->nplan, -1);
-    for (int32_t g = 0; g < a->ngpus; g++)
+    char id[16];
+    const pl_plan_item *plan;
+    int32_t nplan;
+    pl_status st = pl_sched_job_plan(r->sched, pl_sim_job_id(i, id), &plan, &nplan);
+    if (st)
+        return st;
+    /* Its cores now, its GPUs' states once they are free again. */
+    pl_sim_metrics_plan(r, plan, nplan, -1);
+    if ((st = pl_sched_release(r->sched, id)))
+        return st;
+    for (int32_t g = 0; g < a->ngpus; g++) {
         pl_sim_unhold(r, a->gpus[g], i);
+        pl_sim_metrics_gpu(r, a->gpus[g]);
+    }
     int was_running = a->running;
     if (was_running)
         for (int32_t q = 0; q < a->nsock; q++)
@@ -256,7 +258,7 @@ static pl_status release_job(srun *r, int32_t i, double t)
     remove_id(r->running, &r->nrunning, i);
     a->running = 0;
     a->held = 0;
-    pl_status st = was_running ? pl_sim_update_neighbours(r, i, t, 0) : PL_OK;
+    st = was_running ? pl_sim_update_neighbours(r, i, t, 0) : PL_OK;
     if (!st && was_running && a->remote > 0) {
         remove_id(r->remote_jobs, &r->nremote_jobs, i);
         r->remote_gpus -= a->remote;
@@ -329,10 +331,11 @@ pl_status pl_sim_record_time(pl_sim_result *res, double dt)
  * its idle rounds have run their course) the jobs left stay unfinished. */
 static pl_status next_round(srun *r, double t, int placed)
 {
-    if (r->idle_limit <= 0 || r->nqueue == 0)
+    int32_t limit = pl_sched_idle_rounds(r->sched);
+    if (limit <= 0 || r->nqueue == 0)
         return PL_OK;
     r->idle_rounds = placed ? 0 : r->idle_rounds + 1;
-    if (r->heap.n == 0 && r->nrunning == 0 && r->idle_rounds > r->idle_limit)
+    if (r->heap.n == 0 && r->nrunning == 0 && r->idle_rounds > limit)
         return PL_OK;
     r->round_pending = 1;
     return pl_sim_heap_push(&r->heap, t + r->interval, PL_SIM_EV_ROUND, -1, 0);
@@ -345,24 +348,18 @@ static pl_status do_round(srun *r, double t)
     if (st || r->nqueue == 0)
         return st;
     pl_job **queue = pl_alloc((size_t)r->nqueue, sizeof *queue);
-    pl_running_job *run = pl_alloc((size_t)r->nrunning + 1, sizeof *run);
     pl_decision *d = NULL;
-    int32_t nrun = 0, placed = 0;
-    if (!queue || !run) {
+    int32_t placed = 0;
+    if (!queue) {
         st = PL_ENOMEM;
         goto done;
     }
     for (int32_t q = 0; q < r->nqueue; q++)
         queue[q] = (pl_job *)r->j[r->queue[q]].job;
-    for (int32_t q = 0; q < r->nrunning; q++) {
-        sjob *a = &r->j[r->running[q]];
-        if (a->ngpus > 0) /* CPU-only jobs hold no GPU: nothing for the policies to see */
-            run[nrun++] = (pl_running_job){a->job, a->gpus, a->ngpus};
-    }
     pl_policy_opts o = r->s->opts.policy;
     o.network_load = pl_sim_network_load(r);
     double t0 = pl_now();
-    st = pl_policy_decide(r->policy, &o, r->topo, run, nrun, queue, r->nqueue, &d);
+    st = pl_sched_place(r->sched, &o, queue, r->nqueue, &d);
     double dt = pl_now() - t0;
     if (st || (st = pl_sim_record_time(r->res, dt)))
         goto done;
@@ -387,7 +384,6 @@ static pl_status do_round(srun *r, double t)
 done:
     pl_decision_free(d);
     free(queue);
-    free(run);
     return st;
 }
 
@@ -445,36 +441,32 @@ static void run_free(srun *r)
         for (int32_t i = 0; i < r->s->njobs; i++) {
             free(r->j[i].gpus);
             free(r->j[i].sockets);
-            free(r->j[i].plan);
         }
     pl_free_lists_i32(r->sock_jobs, r->s->nsockets);
     pl_columns_free(r, job_cols, PL_NCOLUMNS(job_cols));
     pl_columns_free(r, socket_cols, PL_NCOLUMNS(socket_cols));
     pl_sim_holders_free(r);
-    free(r->fail_alloc);
-    pl_policy_free(r->policy);
     pl_sim_heap_free(&r->heap);
     pl_sim_metrics_free(r);
-    pl_topology_free(r->topo);
+    pl_sched_free(r->sched);
 }
 
 static pl_status run_init(pl_sim *s, srun *r)
 {
     r->s = s;
     r->interval = s->opts.interval;
-    pl_status st = pl_topology_copy(s->topo, &r->topo);
+    pl_status st = pl_sched_create(s->topo, &r->sched);
     if (st)
         return st;
+    r->topo = pl_sched_topology(r->sched);
     if ((st = pl_sim_holders_init(r)) ||
         (st = pl_columns_alloc(r, job_cols, PL_NCOLUMNS(job_cols), (int64_t)s->njobs + 1)) ||
         (st = pl_columns_alloc(r, socket_cols, PL_NCOLUMNS(socket_cols), (int64_t)s->nsockets + 1)))
         return st;
-    if (!(r->fail_alloc = pl_alloc((size_t)s->nvert + 1, sizeof *r->fail_alloc)))
-        return PL_ENOMEM;
-    if ((st = pl_policy_create(&s->opts.policy, &r->policy)))
+    const pl_policy_ops *ops;
+    if ((st = pl_policy_find(s->opts.policy.policy ? s->opts.policy.policy : PL_DEFAULT_POLICY, &ops)))
         return st;
-    r->idle_limit = pl_policy_idle_rounds(r->policy);
-    r->cpu_jobs_by_policy = (pl_policy_flags(r->policy) & PL_POLICY_CPU_JOBS) != 0;
+    r->cpu_jobs_by_policy = ops->version >= 2 && (ops->flags & PL_POLICY_CPU_JOBS) != 0;
     if ((st = pl_sim_metrics_init(r)))
         return st;
     for (int32_t i = 0; i < s->njobs; i++) {

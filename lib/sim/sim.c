@@ -53,7 +53,7 @@ int pl_sim_job_cpu_only(const pl_job *job)
 {
     for (int32_t t = 0; t < pl_job_task_count(job); t++) {
         pl_task_demand d;
-        if (pl_job_task(job, t, &d) != PL_OK || d.gpus > 0)
+        if (pl_job_task(job, t, &d) != PL_OK || !pl_task_cpu_only(&d))
             return 0;
     }
     return pl_job_task_count(job) > 0;

@@ -8,6 +8,7 @@
 #include "internal/policy_impl.h"
 #include "internal/interference_impl.h"
 #include "internal/drm_impl.h"
+#include "internal/sched_impl.h"
 
 /* The SC17 artifact's workload files, embedded at build time by
  * lib/interference/embed.py from lib/sim/data/ (NUL-terminated; the lengths
@@ -132,8 +133,6 @@ typedef struct sjob {
     int32_t ngpus;
     int32_t *sockets;
     int32_t nsock;
-    pl_plan_item *plan;
-    int32_t nplan;
 } sjob;
 
 /* Cluster state behind the utilisation time series, kept up to date by
@@ -153,7 +152,11 @@ typedef struct smetrics {
 
 typedef struct srun {
     pl_sim *s;
-    pl_topology *topo;
+    /* The live cluster: the simulator places, commits, releases and marks
+     * GPUs down through the public lifecycle (placement/sched.h), as an
+     * embedding scheduler does; topo is the handle's live topology. */
+    pl_sched *sched;
+    const pl_topology *topo;
     sjob *j;
     pl_sim_result *res;
     pl_sim_heap heap;
@@ -172,18 +175,16 @@ typedef struct srun {
     int round_pending;
     double interval;
     smetrics m;
-    int64_t *fail_alloc;  /* per vertex: units of the failed GPU the simulator allocated */
     int64_t failures, killed;
     double lost_gpu_seconds;
     /* Remote GPUs in use (they set the network load) and their jobs. */
     int32_t remote_gpus;
     int32_t *remote_jobs;
     int32_t nremote_jobs;
-    /* The policy instance of the run; a policy with idle rounds (its
-     * decisions change round by round: DRMaestro's W) is asked every
-     * interval while jobs wait, until that many rounds changed nothing. */
-    pl_policy *policy;
-    int32_t idle_limit, idle_rounds;
+    /* A policy with idle rounds (its decisions change round by round:
+     * DRMaestro's W) is asked every interval while jobs wait, until that
+     * many rounds changed nothing (pl_sched_idle_rounds()). */
+    int32_t idle_rounds;
     int cpu_jobs_by_policy;  /* the policy places CPU-only jobs itself */
     /* Jobs done or rejected, and the last progress step reported. */
     int32_t settled;
@@ -206,17 +207,16 @@ PL_INTERNAL int pl_sim_cotenant(const srun *r, const sjob *a, int32_t o);
 PL_INTERNAL void pl_sim_enqueue(srun *r, int32_t i);
 /* Schedule a round at the next interval tick at or after t, if needed. */
 PL_INTERNAL pl_status pl_sim_want_round(srun *r, double t);
-/* Job i takes plan (moved into the job) and GPUs gpus[ngpus] at time t
- * after the allocation check; its tasks begin now or after its delay. */
-PL_INTERNAL pl_status pl_sim_commit(srun *r, int32_t i, pl_plan_item *plan, int32_t nplan,
+/* The lifecycle id of job i: its index in decimal (buf of 16 bytes). */
+PL_INTERNAL const char *pl_sim_job_id(int32_t i, char *buf);
+/* Commit decision q of d for job i at time t (pl_sched_commit()) after the
+ * allocation check of its GPUs gpus[ngpus]; its tasks begin now or after
+ * its delay. machine: the machine ordinal holding it all, or -1. */
+PL_INTERNAL pl_status pl_sim_commit(srun *r, int32_t i, const pl_decision *d, int32_t q,
                                     const int32_t *gpus, int32_t ngpus, int32_t machine,
                                     double utility, double t);
 /* Place the queued CPU-only jobs that fit, first fit in queue order (cpu_jobs.c). */
 PL_INTERNAL pl_status pl_sim_place_cpu_jobs(srun *r, double t);
-/* Resources of job's tasks (all CPU) spread over machine m's packages and
- * NUMA nodes in preorder; *n = 0 items and PL_OK when they do not fit. */
-PL_INTERNAL pl_status pl_sim_cpu_plan(const srun *r, const pl_job *job, int32_t m,
-                                      pl_plan_item **items, int32_t *n);
 /* ---- remote GPUs (runtime.c) ---------------------------------------------------- */
 
 /* Remote GPUs in use / all GPUs: the network load. */

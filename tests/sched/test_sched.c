@@ -361,6 +361,106 @@ static void test_many_ids(void **state)
     pl_topology_free(c);
 }
 
+/* Committed jobs are listed in commit order, and a release keeps the order
+ * of the others (the policies see them in it). */
+static void test_commit_order(void **state)
+{
+    (void)state;
+    pl_topology *c = minsky_cluster(1);
+    pl_sched *s = NULL;
+    assert_pl_ok(pl_sched_create(c, &s));
+    int32_t g[4], n = 0;
+    assert_pl_ok(pl_topology_descendants(pl_sched_topology(s), -1, PL_VK_GPU, g, 4, &n));
+    pl_job *one = job_of("one", 1, 1, GIB);
+    const char *ids[] = {"a", "b", "c", "d"};
+    for (int32_t i = 0; i < 4; i++)
+        assert_pl_ok(pl_sched_commit_gpus(s, ids[i], one, &g[i], 1));
+    assert_pl_ok(pl_sched_release(s, "b")); /* a swap with the last would give a d c e */
+    assert_pl_ok(pl_sched_commit_gpus(s, "e", one, &g[1], 1));
+    const char *want[] = {"a", "c", "d", "e"};
+    assert_int_equal(pl_sched_job_count(s), 4);
+    for (int32_t k = 0; k < 4; k++) {
+        pl_sched_job_info ji;
+        assert_pl_ok(pl_sched_job_at(s, k, &ji));
+        assert_string_equal(ji.id, want[k]);
+        assert_pl_ok(pl_sched_job(s, want[k], &ji)); /* the index follows the shift */
+        assert_string_equal(ji.id, want[k]);
+    }
+    pl_job_free(one);
+    pl_sched_free(s);
+    pl_topology_free(c);
+}
+
+/* A GPU marked down is taken by the handle: no policy places on it, its
+ * free units (not the background load's) come back when it is marked up;
+ * it cannot go down while a job holds it, nor twice. */
+static void test_device_down(void **state)
+{
+    (void)state;
+    pl_topology *c = minsky_cluster(1);
+    int32_t g[4], n = 0, pkg = -1;
+    assert_pl_ok(pl_topology_descendants(c, -1, PL_VK_GPU, g, 4, &n));
+    assert_pl_ok(pl_topology_ancestor(c, g[0], PL_VK_PACKAGE, &pkg));
+    pl_sched *s = NULL;
+    assert_pl_ok(pl_sched_create(c, &s));
+    const pl_topology *t = pl_sched_topology(s);
+    int64_t *idle = amounts(t);
+    pl_job *one = job_of("one", 1, 1, GIB);
+    assert_pl_ok(pl_sched_commit_gpus(s, "j", one, &g[1], 1));
+    assert_pl_status(pl_sched_device_down(s, g[1], 1), PL_EINVAL);
+    assert_non_null(strstr(pl_last_error(), "\"j\""));
+    assert_pl_ok(pl_sched_release(s, "j"));
+    assert_pl_ok(pl_sched_device_down(s, g[1], 1));
+    assert_int_equal(free_gpus(s, "cluster/rack0/node0"), 3);
+    assert_pl_status(pl_sched_device_down(s, g[1], 1), PL_EINVAL); /* already down */
+    assert_pl_status(pl_sched_device_down(s, pkg, 1), PL_EINVAL);  /* not a GPU */
+    assert_pl_status(pl_sched_device_down(NULL, g[1], 1), PL_EINVAL);
+    /* Four 1-GPU jobs: three placed, none on the down GPU. */
+    for (int32_t i = 0; i < 4; i++) {
+        pl_decision *d = place1(s, one, "topo-aware");
+        pl_decision_info info;
+        assert_pl_ok(pl_decision_get(d, 0, &info));
+        if (i < 3) {
+            char id[8];
+            snprintf(id, sizeof id, "p%d", (int)i);
+            assert_int_equal(info.kind, PL_DECISION_PLACED);
+            assert_int_not_equal(info.gpus[0], g[1]);
+            assert_pl_ok(pl_sched_commit(s, id, one, d, 0));
+        } else {
+            assert_int_not_equal(info.kind, PL_DECISION_PLACED);
+        }
+        pl_decision_free(d);
+    }
+    for (int32_t i = 0; i < 3; i++) {
+        char id[8];
+        snprintf(id, sizeof id, "p%d", (int)i);
+        assert_pl_ok(pl_sched_release(s, id));
+    }
+    assert_pl_ok(pl_sched_device_down(s, g[1], 0));
+    assert_pl_status(pl_sched_device_down(s, g[1], 0), PL_EINVAL); /* already up */
+    assert_same_amounts(t, idle);
+    pl_sched_free(s);
+
+    /* Background load stays: a GPU with 2 units, 1 taken before the handle. */
+    pl_topology *c2 = NULL;
+    assert_pl_ok(pl_topology_copy(c, &c2));
+    assert_pl_ok(pl_topology_set_capacity(c2, g[2], PL_RES_UNITS, 2));
+    assert_pl_ok(pl_topology_alloc(c2, g[2], PL_RES_UNITS, 1));
+    assert_pl_ok(pl_sched_create(c2, &s));
+    int64_t alloc = 0;
+    assert_pl_ok(pl_sched_device_down(s, g[2], 1));
+    assert_pl_ok(pl_topology_amount(pl_sched_topology(s), g[2], PL_RES_UNITS, NULL, &alloc, NULL));
+    assert_int_equal(alloc, 2);
+    assert_pl_ok(pl_sched_device_down(s, g[2], 0));
+    assert_pl_ok(pl_topology_amount(pl_sched_topology(s), g[2], PL_RES_UNITS, NULL, &alloc, NULL));
+    assert_int_equal(alloc, 1);
+    pl_sched_free(s);
+    pl_topology_free(c2);
+    pl_job_free(one);
+    free(idle);
+    pl_topology_free(c);
+}
+
 /* Scores per machine: topo-aware's utility on that machine alone, the same
  * number its decision gives when that machine is the only choice; -1 where
  * the job does not fit. */
@@ -420,6 +520,8 @@ int main(void)
         cmocka_unit_test(test_background_load),
         cmocka_unit_test(test_many_ids),
         cmocka_unit_test(test_scores),
+        cmocka_unit_test(test_commit_order),
+        cmocka_unit_test(test_device_down),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
