@@ -169,7 +169,9 @@ typedef struct pl_flow_solution {
      * spanning-tree basis), or NULL when the caller allows none. The solver
      * may store a pointer here; the network releases it with the solver's
      * free_state when it is freed, when another solver runs on it, or on a
-     * cold start. Only solvers with a free_state function may use it.
+     * cold start (the built-in network-simplex alone keeps its arrays over a
+     * cold start, without using its basis). Only solvers with a free_state
+     * function may use it.
      */
     void **state;
     int64_t memory_bytes; /**< Solver's peak working set in bytes (0 if not reported). */

@@ -71,15 +71,20 @@ static pl_status overflow(const char *what, int32_t id)
                   what, id);
 }
 
-/* Fold lower bounds into supplies and find the finite capacities' total. */
-static pl_status shift_lower_bounds(pl_flownet *net, int64_t *finite_total, int32_t *n_inf)
+/* Fold lower bounds into supplies and find the finite capacities' total.
+ * *cost_ok tells whether every |cost| is within check_costs' limit, found
+ * in the same pass (one pass over the arcs fewer per solve). */
+static pl_status shift_lower_bounds(pl_flownet *net, int64_t *finite_total, int32_t *n_inf,
+                                   int *cost_ok)
 {
-    int64_t total = 0;
+    int64_t total = 0, limit = net->n ? PL_COST_LIMIT / net->n : PL_COST_LIMIT;
     int32_t k = 0;
+    int ok = 1;
     if (net->n) /* supply is NULL for an empty network */
         memcpy(net->nsupply, net->supply, (size_t)net->n * sizeof *net->supply);
     for (int32_t a = 0; a < net->m; a++) {
-        int64_t lo = net->lower[a];
+        int64_t lo = net->lower[a], c = net->cost[a];
+        ok &= c <= limit && c >= -limit;
         int64_t *bt = &net->nsupply[net->tail[a]], *bh = &net->nsupply[net->head[a]];
         if (pl_sub_ovf(*bt, lo, bt) || pl_add_ovf(*bh, lo, bh))
             return overflow("arc", a);
@@ -95,6 +100,7 @@ static pl_status shift_lower_bounds(pl_flownet *net, int64_t *finite_total, int3
     }
     *finite_total = total;
     *n_inf = k;
+    *cost_ok = ok;
     return PL_OK;
 }
 
@@ -138,8 +144,9 @@ pl_status pl_flownet_normalise(pl_flownet *net, pl_flow_problem *p)
         return st;
     int64_t finite = 0, positive = 0;
     int32_t n_inf = 0;
-    if ((st = shift_lower_bounds(net, &finite, &n_inf)) || (st = check_balance(net, &positive)) ||
-        (st = check_costs(net)))
+    int cost_ok = 1;
+    if ((st = shift_lower_bounds(net, &finite, &n_inf, &cost_ok)) ||
+        (st = check_balance(net, &positive)) || (!cost_ok && (st = check_costs(net))))
         return st;
 
     /* An optimal flow never needs more than all finite capacity plus all
@@ -151,7 +158,7 @@ pl_status pl_flownet_normalise(pl_flownet *net, pl_flow_problem *p)
                       "%d infinite-capacity arcs with finite capacities totalling %lld and "
                       "supplies totalling %lld exceed the 2^62 flow limit", n_inf,
                       (long long)finite, (long long)positive);
-    for (int32_t a = 0; a < net->m; a++)
+    for (int32_t a = 0; a < net->m && n_inf > 0; a++)
         if (net->is_inf[a])
             net->ncap[a] = cap_inf;
 

@@ -195,7 +195,7 @@ static pl_status full_setup(pl_flownet *net, const pl_solver_ops *ops, const pl_
     if ((st = pl_flownet_normalise(net, p)) || (st = check_unbounded(p)) ||
         (st = pl_flownet_alloc_solution(net)))
         return st;
-    if (opts->cold_start || net->state_ops != ops)
+    if (net->state_ops != ops || (opts->cold_start && !(ops->flags & PL_SOLVER_COLD_KEEPS_STATE)))
         pl_flownet_drop_state(net);
     p->warm = stats->warm = prepare_start(net, p, ops, opts);
     p->structure_version = net->structure_version;

@@ -39,13 +39,15 @@ static void direct_free(sc_direct *d)
     d->slot = NULL;
 }
 
-/* 25 bytes per slot (6 arcs + 4 artificial), 49 per tree node (5), 8 per
- * node for the kept supplies, the work record, and 9 bytes per node of
- * scratch for the initial pivots (one source and one sink). Then without a
- * state slot: nothing is kept, same answer. */
+/* 21 bytes per arc (6: ends, 32-bit cost, capacity, state), 17 per
+ * artificial arc (4: no stored cost), 49 per tree node (5), 8 per node for
+ * the kept supplies, the work record, and 9 bytes per node of scratch for
+ * the initial pivots (one source and one sink). Then without a state slot:
+ * nothing is kept, same answer. */
 static void direct_memory(sc_direct *d)
 {
-    assert_int_equal(d->out.memory_bytes, 25 * 10 + 49 * 5 + 8 * 4 + (int64_t)sizeof(ns_work) + 9 * 4);
+    assert_int_equal(d->out.memory_bytes,
+                     21 * 6 + 17 * 4 + 49 * 5 + 8 * 4 + (int64_t)sizeof(ns_work) + 9 * 4);
     assert_non_null(d->slot);
     direct_free(d);
     sc_direct_build(d, 4, 6, sc_nc_tail, sc_nc_head, sc_nc_cap, sc_nc_cost, sc_nc_sup);
@@ -202,6 +204,113 @@ static void test_pivot_block(void **state)
         assert_pl_ok(solve_ns(net, (ns_opts){.pivot_block = big[i], .cold = 1}, NULL, &cost));
         assert_int_equal(cost, 1115043);
     }
+    pl_flownet_free(net);
+}
+
+/* A cold start keeps the work's memory (PL_SOLVER_COLD_KEEPS_STATE) but
+ * not its basis: on a hand-made 3 x 3 assignment (costs 4 1 3 / 2 0 5 /
+ * 3 2 2, optimum 1 + 2 + 2 = 5) a second cold solve takes as many pivots
+ * as the first (a warm one takes none) in the same work; new costs are
+ * read (arc 0->1 at 9: 4 + 0 + 2 = 6); and when a removed arc's id is
+ * reused with other ends (1->1 replaced by a second 1->0, cost 0: same node
+ * and arc counts, new structure) the ends are reloaded: 3 + 0 + 2 = 5 on
+ * the new arc (the old ends would give 6). */
+static void test_cold_keeps_memory_not_basis(void **state)
+{
+    (void)state;
+    static const int64_t c[3][3] = {{4, 1, 3}, {2, 0, 5}, {3, 2, 2}};
+    pl_flownet *net = sc_new_net(6);
+    for (int32_t i = 0; i < 3; i++) {
+        sc_supply(net, i, 1);
+        sc_supply(net, 3 + i, -1);
+    }
+    for (int32_t i = 0; i < 3; i++)
+        for (int32_t j = 0; j < 3; j++)
+            sc_arc(net, i, 3 + j, 0, 1, c[i][j]);
+    pl_solve_stats first, again, warm;
+    int64_t cost = 0;
+    assert_pl_ok(solve_ns(net, (ns_opts){.cold = 1}, &first, &cost));
+    assert_int_equal(cost, 5);
+    void *work = net->solver_state;
+    assert_non_null(work);
+    assert_pl_ok(solve_ns(net, (ns_opts){.cold = 1}, &again, &cost));
+    assert_int_equal(cost, 5);
+    assert_int_equal(again.warm, 0);
+    assert_int_equal(again.iterations, first.iterations);
+    assert_true(first.iterations > 0);
+    assert_ptr_equal(net->solver_state, work);
+    assert_pl_ok(solve_ns(net, (ns_opts){0}, &warm, &cost));
+    assert_int_equal(warm.warm, 1);
+    assert_int_equal(warm.iterations, 0);
+
+    assert_pl_ok(pl_flownet_set_arc_cost(net, 1, 9));
+    assert_pl_ok(solve_ns(net, (ns_opts){.cold = 1}, NULL, &cost));
+    assert_int_equal(cost, 6);
+
+    assert_pl_ok(pl_flownet_remove_arc(net, 4));
+    int32_t id = -1;
+    assert_pl_ok(pl_flownet_add_arc(net, 1, 3, 0, 1, 0, &id));
+    assert_int_equal(id, 4);
+    assert_pl_ok(solve_ns(net, (ns_opts){.cold = 1}, NULL, &cost));
+    assert_int_equal(cost, 5);
+    assert_int_equal(sc_flow_of(net, 4), 1);
+    assert_int_equal(sc_flow_of(net, 2), 1);
+    assert_int_equal(sc_flow_of(net, 7), 1);
+    assert_pl_ok(solve_ns(net, (ns_opts){.cold = 1, .checked = 1}, NULL, &cost));
+    assert_int_equal(cost, 5);
+    pl_flownet_free(net);
+}
+
+/* Costs are held in 32 bits while every |cost| fits, else in 64: scaling
+ * every cost of the classic six-node case (optimum 34) by 2^33 scales the
+ * optimum, on a warm start (the held 32-bit costs widened, values kept)
+ * and cold; back to the small costs, a cold start narrows them again. */
+static void test_cost_width(void **state)
+{
+    (void)state;
+    const int64_t k = (int64_t)1 << 33;
+    pl_flownet *net = sc_classic6();
+    int32_t m = pl_flownet_arc_count(net);
+    int64_t small[16], cost = 0;
+    pl_solve_stats st;
+    assert_pl_ok(solve_ns(net, (ns_opts){.cold = 1}, NULL, &cost));
+    assert_int_equal(cost, 34);
+    assert_non_null(((ns_work *)net->solver_state)->cost32);
+    for (int32_t a = 0; a < m; a++) {
+        pl_arc_info info;
+        assert_pl_ok(pl_flownet_get_arc(net, a, &info));
+        small[a] = info.cost;
+        assert_pl_ok(pl_flownet_set_arc_cost(net, a, small[a] * k));
+    }
+    assert_pl_ok(solve_ns(net, (ns_opts){0}, &st, &cost));
+    assert_int_equal(st.warm, 1);
+    assert_int_equal(cost, 34 * k);
+    ns_work *w = net->solver_state;
+    assert_null(w->cost32);
+    assert_non_null(w->cost);
+    assert_pl_ok(solve_ns(net, (ns_opts){.cold = 1}, NULL, &cost));
+    assert_int_equal(cost, 34 * k);
+    assert_ptr_equal(net->solver_state, w);
+    assert_null(w->cost32);
+    /* One arc above 32 bits, the rest small: against a fresh network. */
+    for (int32_t a = 0; a < m; a++)
+        assert_pl_ok(pl_flownet_set_arc_cost(net, a, small[a]));
+    assert_pl_ok(solve_ns(net, (ns_opts){.cold = 1}, NULL, &cost));
+    assert_int_equal(cost, 34);
+    assert_ptr_equal(net->solver_state, w);
+    assert_non_null(w->cost32);
+    assert_null(w->cost);
+    assert_pl_ok(pl_flownet_set_arc_cost(net, 4, (int64_t)INT32_MAX + 1));
+    pl_flownet *fresh = sc_classic6();
+    assert_pl_ok(pl_flownet_set_arc_cost(fresh, 4, (int64_t)INT32_MAX + 1));
+    int64_t want = 0;
+    assert_pl_ok(solve_ns(fresh, (ns_opts){.cold = 1, .checked = 1}, NULL, &want));
+    assert_pl_ok(solve_ns(net, (ns_opts){0}, &st, &cost));
+    assert_int_equal(st.warm, 1);
+    assert_int_equal(cost, want);
+    assert_true(want > 34);
+    assert_null(w->cost32);
+    pl_flownet_free(fresh);
     pl_flownet_free(net);
 }
 
@@ -565,6 +674,8 @@ int main(void)
         cmocka_unit_test(test_loop_arcs_cost_flip),
         cmocka_unit_test(test_degenerate_assignment),
         cmocka_unit_test(test_pivot_block),
+        cmocka_unit_test(test_cold_keeps_memory_not_basis),
+        cmocka_unit_test(test_cost_width),
         cmocka_unit_test(test_direct_saved_basis),
         cmocka_unit_test(test_direct_warm_after_changes),
         cmocka_unit_test(test_direct_warm_cost_only),

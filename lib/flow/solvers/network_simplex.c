@@ -85,11 +85,24 @@
  *
  * Initial pivots (cold start only, as LEMON does): with one source and one
  * sink, the arcs of a reverse search from the sink over arcs able to carry
- * the whole supply; otherwise the cheapest arc into each demand node. Each
- * such arc enters the basis if it is eligible.
+ * the whole supply; otherwise the cheapest arc into each demand node (found
+ * while the arcs are copied in). Each such arc enters the basis if it is
+ * eligible.
  *
- * Memory. Per arc (the m real and n artificial ones): tail and head (int32),
- * cost and capacity (int64) and state (int8), 25 bytes. Per node: the
+ * Cold starts on a kept work (issue 26). The driver keeps this solver's
+ * state across cold starts (PL_SOLVER_COLD_KEEPS_STATE): a cold solve of a
+ * network of the same size reuses the arrays instead of allocating and
+ * faulting in 25 MB afresh at 1M arcs (8-10% of a cold solve of
+ * assignment-1M), and, when the structure is the one the work was last
+ * solved for, also the tails and heads already in slot order; the basis
+ * is ignored (p->warm is 0).
+ *
+ * Memory. Per arc (the m real and n artificial ones): tail and head
+ * (int32), capacity (int64) and state (int8); per real arc also its cost,
+ * in 32 bits while every |cost| fits (else 64): 21 (25) bytes per real arc,
+ * 17 per artificial one, whose cost follows from its direction (0 up, M
+ * down) and is not stored. 32-bit costs make pricing, the memory-bound
+ * half of a solve, read 13 bytes per arc instead of 17. Per node: the
  * 24-byte record, pred, thread, reverse thread, last successor (int32),
  * direction (int8), potential and the kept supply (int64), 57 bytes.
  * out->memory_bytes reports these (plus the scratch of the initial pivots).
@@ -138,7 +151,8 @@ typedef struct ns_work {
     int32_t skip;        /* stride of the mixed order */
     int32_t *tail;       /* [m + n] */
     int32_t *head;       /* [m + n] */
-    int64_t *cost;       /* [m + n] */
+    int32_t *cost32;     /* [m] real arcs' costs when every |cost| fits 32 bits, else NULL */
+    int64_t *cost;       /* [m] the same in 64 bits otherwise (NULL when cost32 is used) */
     int64_t *cap;        /* [m + n] */
     int8_t *state;       /* [m + n] NS_LOWER / NS_TREE / NS_UPPER */
 
@@ -178,6 +192,7 @@ static void work_free(ns_work *w)
         return;
     free(w->tail);
     free(w->head);
+    free(w->cost32);
     free(w->cost);
     free(w->cap);
     free(w->state);
@@ -197,7 +212,8 @@ static void free_state(void *state)
     work_free(state);
 }
 
-static ns_work *work_new(int32_t n, int32_t m)
+/* narrow: the real arcs' costs in 32 bits (arc_cost). */
+static ns_work *work_new(int32_t n, int32_t m, int narrow)
 {
     ns_work *w = pl_alloc(1, sizeof *w);
     if (!w)
@@ -209,7 +225,10 @@ static ns_work *work_new(int32_t n, int32_t m)
     w->bytes = (int64_t)sizeof *w;
     w->tail = ns_alloc(w, na, sizeof *w->tail);
     w->head = ns_alloc(w, na, sizeof *w->head);
-    w->cost = ns_alloc(w, na, sizeof *w->cost);
+    if (narrow)
+        w->cost32 = ns_alloc(w, (size_t)m, sizeof *w->cost32);
+    else
+        w->cost = ns_alloc(w, (size_t)m, sizeof *w->cost);
     w->cap = ns_alloc(w, na, sizeof *w->cap);
     w->state = ns_alloc(w, na, sizeof *w->state);
     w->node = ns_alloc(w, nn, sizeof *w->node);
@@ -220,13 +239,52 @@ static ns_work *work_new(int32_t n, int32_t m)
     w->last_succ = ns_alloc(w, nn, sizeof *w->last_succ);
     w->pi = ns_alloc(w, nn, sizeof *w->pi);
     w->supply = ns_alloc(w, (size_t)n, sizeof *w->supply);
-    if (!w->tail || !w->head || !w->cost || !w->cap || !w->state || !w->node || !w->pred ||
+    if (!w->tail || !w->head || (!w->cost && !w->cost32) || !w->cap || !w->state || !w->node || !w->pred ||
         !w->dir || !w->thread || !w->rev_thread || !w->last_succ || !w->pi ||
         !w->supply) {
         work_free(w);
         return NULL;
     }
     return w;
+}
+
+/* Switch the real arcs' costs to 32 bits (narrow) or 64, converting the
+ * values held: exactly when widening; narrowing is only done before all
+ * costs are reloaded (a cold start). 0 on ENOMEM (the work is unchanged). */
+static int set_cost_width(ns_work *w, int narrow)
+{
+    if (narrow == (w->cost32 != NULL))
+        return 1;
+    size_t m = w->m ? (size_t)w->m : 1;
+    if (narrow) {
+        int32_t *c = pl_alloc(m, sizeof *c);
+        if (!c)
+            return 0;
+        free(w->cost);
+        w->cost = NULL;
+        w->cost32 = c;
+        w->bytes -= (int64_t)(m * (sizeof *w->cost - sizeof *c));
+        return 1;
+    }
+    int64_t *c = pl_alloc(m, sizeof *c);
+    if (!c)
+        return 0;
+    for (int32_t a = 0; a < w->m; a++)
+        c[a] = w->cost32[a];
+    free(w->cost32);
+    w->cost32 = NULL;
+    w->cost = c;
+    w->bytes += (int64_t)(m * (sizeof *c - sizeof *w->cost32));
+    return 1;
+}
+
+/* Cost of slot e: a real arc's, or an artificial arc's (0 up, M down). The
+ * artificial costs follow from the arcs' direction and are not stored. */
+static inline int64_t arc_cost(const ns_work *w, int32_t e)
+{
+    if (e >= w->m)
+        return w->tail[e] == w->root ? w->art_cost : 0;
+    return w->cost32 ? w->cost32[e] : w->cost[e];
 }
 
 /* ---- arcs in mixed order ------------------------------------------------------- */
@@ -285,25 +343,73 @@ static int32_t slot_arc(const ns_work *w, int32_t i)
 #define NS_CAP_CHANGED 1       /* some capacity differs from the kept one */
 #define NS_TREE_COST_CHANGED 2 /* some tree arc's cost differs */
 
-/* Copy costs and capacities (and, unless the structure is the kept one,
- * tails and heads) into slot order. Without the ends, tells what differs
- * from the values being replaced (NS_CAP_CHANGED, NS_TREE_COST_CHANGED). */
-static int load_arcs(ns_work *w, const pl_flow_problem *p, int with_ends)
+/* best[v] = a if arc a enters demand node v and is its cheapest arc so far
+ * (the smallest id of equally cheap ones, whatever the visiting order). */
+static inline void cheapest_in(const pl_flow_problem *p, int32_t a, int32_t *best)
 {
+    int32_t v = p->head[a], b = best[v];
+    if (p->supply[v] < 0 && p->tail[a] != v && p->cap[a] > 0 &&
+        (b < 0 || p->cost[a] < p->cost[b] || (p->cost[a] == p->cost[b] && a < b)))
+        best[v] = a;
+}
+
+/* Cold start: copy costs and capacities (and, unless the work already
+ * holds this structure's, tails and heads) into slot order, every arc at
+ * its lower bound; then negative-cost loops at their upper bound. With
+ * best (n entries, -1), also find the cheapest arc into each demand node
+ * for the initial pivots. One pass over the arcs where there were four
+ * (copy, states, loops, cheapest arcs): the copy is a memory-bound
+ * transpose, a tenth of a cold solve on assignment-1M. */
+static void load_arcs_cold(ns_work *w, const pl_flow_problem *p, int with_ends, int32_t *best)
+{
+    int32_t *cost32 = w->cost32, *tail = w->tail, *head = w->head;
+    int64_t *cost = w->cost, *cap = w->cap;
+    const int64_t *pc = p->cost, *pk = p->cap;
+    const int32_t *pt = p->tail, *ph = p->head;
+    int64_t neg = 0;
+#define NS_LOAD_COLD(set_cost, set_ends)                                                       \
+    FOR_EACH_ARC_SLOT(w, a, i, {                                                               \
+        set_cost;                                                                              \
+        cap[i] = pk[a];                                                                        \
+        set_ends;                                                                              \
+        neg |= pc[a];                                                                          \
+        if (best)                                                                              \
+            cheapest_in(p, a, best);                                                           \
+    })
+    if (cost32 && with_ends)
+        NS_LOAD_COLD(cost32[i] = (int32_t)pc[a], tail[i] = pt[a]; head[i] = ph[a]);
+    else if (cost32)
+        NS_LOAD_COLD(cost32[i] = (int32_t)pc[a], (void)0);
+    else if (with_ends)
+        NS_LOAD_COLD(cost[i] = pc[a], tail[i] = pt[a]; head[i] = ph[a]);
+    else
+        NS_LOAD_COLD(cost[i] = pc[a], (void)0);
+#undef NS_LOAD_COLD
+    memset(w->state, NS_LOWER, (size_t)w->m);
+    if (neg < 0) /* some cost is negative (its sign bit is in neg) */
+        for (int32_t a = 0; a < w->m; a++)
+            if (tail[a] == head[a] && arc_cost(w, a) < 0)
+                w->state[a] = NS_UPPER;
+}
+
+/* Warm start: copy costs and capacities into slot order and tell what
+ * differs from the values being replaced (NS_CAP_CHANGED,
+ * NS_TREE_COST_CHANGED). */
+static int load_arcs(ns_work *w, const pl_flow_problem *p)
+{
+    int32_t *cost32 = w->cost32;
     int64_t *cost = w->cost, *cap = w->cap;
     const int64_t *pc = p->cost, *pk = p->cap;
     const int8_t *state = w->state;
     int changed = 0;
-    if (with_ends) {
-        int32_t *tail = w->tail, *head = w->head;
-        const int32_t *pt = p->tail, *ph = p->head;
+    if (cost32) { /* run() widened the costs if a new one needs 64 bits */
         FOR_EACH_ARC_SLOT(w, a, i, {
-            cost[i] = pc[a];
-            cap[i] = pk[a];
-            tail[i] = pt[a];
-            head[i] = ph[a];
+            int64_t c = pc[a], k = pk[a];
+            changed |= (k != cap[i]) | ((c != cost32[i]) & (state[i] == NS_TREE)) << 1;
+            cost32[i] = (int32_t)c;
+            cap[i] = k;
         });
-        return NS_CAP_CHANGED | NS_TREE_COST_CHANGED;
+        return changed;
     }
     FOR_EACH_ARC_SLOT(w, a, i, {
         int64_t c = pc[a], k = pk[a];
@@ -354,26 +460,24 @@ static void hang_from_root(ns_work *w, int32_t v, int64_t r)
         w->dir[v] = NS_UP;
         w->tail[e] = v;
         w->head[e] = w->root;
-        w->cost[e] = 0;
         w->node[v].up = NS_INF - r;
         w->node[v].down = r;
     } else {
         w->dir[v] = NS_DOWN;
         w->tail[e] = w->root;
         w->head[e] = v;
-        w->cost[e] = w->art_cost;
         w->node[v].up = -r;
         w->node[v].down = NS_INF + r;
     }
 }
 
-/* The tree of artificial arcs: every node a child of the root. */
-static void cold_basis(ns_work *w, const pl_flow_problem *p)
+/* The tree of artificial arcs: every node a child of the root. with_ends:
+ * the real arcs' tails and heads in slot order are to be loaded too (else
+ * they are those of this structure already). best: see load_arcs_cold. */
+static void cold_basis(ns_work *w, const pl_flow_problem *p, int with_ends, int32_t *best)
 {
-    const int32_t n = w->n, m = w->m, root = w->root;
-    load_arcs(w, p, 1);
-    for (int32_t a = 0; a < m; a++)
-        w->state[a] = w->tail[a] == w->head[a] && w->cost[a] < 0 ? NS_UPPER : NS_LOWER;
+    const int32_t n = w->n, root = w->root;
+    load_arcs_cold(w, p, with_ends, best);
     for (int32_t v = 0; v < n; v++) {
         hang_from_root(w, v, p->supply[v]);
         w->node[v].size = 1;
@@ -445,7 +549,7 @@ static void set_potentials(ns_work *w)
     const int32_t root = w->root;
     w->pi[root] = 0;
     for (int32_t v = w->thread[root]; v != root; v = w->thread[v]) {
-        int64_t c = w->cost[w->pred[v]];
+        int64_t c = arc_cost(w, w->pred[v]);
         w->pi[v] = w->pi[w->node[v].parent] + (w->dir[v] == NS_UP ? -c : c);
     }
 }
@@ -462,7 +566,7 @@ static ns_work *carry_basis(ns_work *w, const pl_flow_problem *p)
     const int32_t n = p->n, m = p->m, n0 = w->n, m0 = w->m, skip0 = w->skip;
     ns_work *x = w;
     if (n != n0 || m != m0) {
-        x = work_new(n, m);
+        x = work_new(n, m, w->cost32 != NULL); /* run() widens if needed */
         if (!x) {
             work_free(w);
             return NULL;
@@ -523,7 +627,7 @@ static void warm_basis(ns_work *w, const pl_flow_problem *p, int carried)
 {
     const int32_t n = w->n, m = w->m, root = w->root;
     int64_t *ex = w->pi; /* net supply of each subtree, then overwritten */
-    int changed = load_arcs(w, p, 0);
+    int changed = load_arcs(w, p);
     if (!carried && !(changed & NS_CAP_CHANGED) &&
         memcmp(w->supply, p->supply, (size_t)n * sizeof *p->supply) == 0) {
         if (changed & NS_TREE_COST_CHANGED)
@@ -577,12 +681,17 @@ static int32_t artificial_flow(const ns_work *w)
 /* Block search for an eligible arc; sets w->in_arc. Of equally violating
  * arcs the first in scan order is taken. The scan keeps two running minima
  * (even and odd positions) so consecutive arcs do not wait on each other's
- * compare: 5-10% faster pricing on the 500k-arc benchmarks. */
-static int find_entering(ns_work *w)
+ * compare: 5-10% faster pricing on the 500k-arc benchmarks. One copy per
+ * cost width (exactly one of cost32 and cost is non-NULL): pricing is
+ * memory-bound, and 32-bit costs make it read 13 bytes per arc instead of
+ * 17 (15% off a cold solve of assignment-1M). */
+#define NS_PRICE_COST(e) (cost32 ? (int64_t)cost32[e] : cost[e])
+static inline __attribute__((always_inline)) int find_entering_in(ns_work *w, const int32_t *cost32,
+                                                                  const int64_t *cost)
 {
     const int32_t m = w->m, block = w->block;
     const int32_t *tail = w->tail, *head = w->head;
-    const int64_t *cost = w->cost, *pi = w->pi;
+    const int64_t *pi = w->pi;
     const int8_t *state = w->state;
     int64_t best = 0;
     int32_t in = -1, e = w->next_arc, left = m;
@@ -595,8 +704,8 @@ static int find_entering(ns_work *w)
             int64_t b0 = 0, b1 = 0;
             int32_t i0 = -1, i1 = -1;
             for (; e + 1 < stop; e += 2) {
-                int64_t c0 = state[e] * (cost[e] + pi[tail[e]] - pi[head[e]]);
-                int64_t c1 = state[e + 1] * (cost[e + 1] + pi[tail[e + 1]] - pi[head[e + 1]]);
+                int64_t c0 = state[e] * (NS_PRICE_COST(e) + pi[tail[e]] - pi[head[e]]);
+                int64_t c1 = state[e + 1] * (NS_PRICE_COST(e + 1) + pi[tail[e + 1]] - pi[head[e + 1]]);
                 if (c0 < b0) {
                     b0 = c0;
                     i0 = e;
@@ -607,7 +716,7 @@ static int find_entering(ns_work *w)
                 }
             }
             if (e < stop) {
-                int64_t c0 = state[e] * (cost[e] + pi[tail[e]] - pi[head[e]]);
+                int64_t c0 = state[e] * (NS_PRICE_COST(e) + pi[tail[e]] - pi[head[e]]);
                 if (c0 < b0) {
                     b0 = c0;
                     i0 = e;
@@ -633,6 +742,12 @@ static int find_entering(ns_work *w)
     }
     return 0;
 }
+
+static int find_entering(ns_work *w)
+{
+    return w->cost32 ? find_entering_in(w, w->cost32, NULL) : find_entering_in(w, NULL, w->cost);
+}
+#undef NS_PRICE_COST
 
 /* Walk from both ends of the entering arc to the join node, finding on the
  * way the leaving arc by Cunningham's rule: the cycle is oriented along the
@@ -807,7 +922,7 @@ static void update_tree(ns_work *w, int64_t f_in)
 static void update_potentials(ns_work *w)
 {
     const int32_t u_in = w->u_in, root = w->root;
-    const int64_t c = w->cost[w->in_arc];
+    const int64_t c = arc_cost(w, w->in_arc);
     const int32_t *thread = w->thread;
     int64_t *pi = w->pi;
     int64_t sigma = pi[w->v_in] + (w->dir[u_in] == NS_UP ? -c : c) - pi[u_in];
@@ -878,7 +993,7 @@ static void check_tree(const ns_work *w)
             continue;
         int32_t e = w->pred[v], u = nd[v].parent;
         NS_ASSERT(w->state[e] == NS_TREE);
-        int64_t c = w->cost[e];
+        int64_t c = arc_cost(w, e);
         NS_ASSERT(w->pi[v] == w->pi[u] + (w->dir[v] == NS_UP ? -c : c));
         NS_ASSERT(w->dir[v] == NS_UP ? w->tail[e] == v && w->head[e] == u
                                  : w->head[e] == v && w->tail[e] == u);
@@ -904,7 +1019,7 @@ static pl_status limit_reached(const ns_work *w)
 /* Pivot on slot e if it is eligible. */
 static pl_status try_pivot(ns_work *w, int32_t e)
 {
-    int64_t rc = w->cost[e] + w->pi[w->tail[e]] - w->pi[w->head[e]];
+    int64_t rc = arc_cost(w, e) + w->pi[w->tail[e]] - w->pi[w->head[e]];
     if (w->state[e] * rc >= 0)
         return PL_OK;
     if (w->limit > 0 && w->iters >= w->limit)
@@ -916,11 +1031,32 @@ static pl_status try_pivot(ns_work *w, int32_t e)
     return PL_OK;
 }
 
-/* LEMON-style crash pivots for a cold start (see the file comment). Uses
- * the problem's CSR residual view for the arcs entering a node. */
-static pl_status initial_pivots(ns_work *w, const pl_flow_problem *p)
+/* Whether the initial pivots are the cheapest arcs into the demand nodes
+ * (some supply, and more than one source or sink). */
+static int wants_cheapest_in(const pl_flow_problem *p)
+{
+    int32_t sources = 0, sinks = 0;
+    for (int32_t v = 0; v < p->n; v++) {
+        sources += p->supply[v] > 0;
+        sinks += p->supply[v] < 0;
+    }
+    return sources > 0 && (sources > 1 || sinks > 1);
+}
+
+/* LEMON-style crash pivots for a cold start (see the file comment): the
+ * arcs best[v] >= 0 found by cold_basis when best is given (the cheapest
+ * arc into each demand node), else the single source and sink's search,
+ * which uses the problem's CSR residual view for the arcs entering a node. */
+static pl_status initial_pivots(ns_work *w, const pl_flow_problem *p, const int32_t *best)
 {
     const int32_t n = w->n;
+    pl_status st = PL_OK;
+    if (best) {
+        for (int32_t v = 0; v < n && st == PL_OK; v++)
+            if (best[v] >= 0)
+                st = try_pivot(w, arc_slot(w, best[v]));
+        return st;
+    }
     int32_t sources = 0, sinks = 0, s = -1, t = -1;
     int64_t total = 0;
     for (int32_t v = 0; v < n; v++) {
@@ -933,66 +1069,44 @@ static pl_status initial_pivots(ns_work *w, const pl_flow_problem *p)
             t = v;
         }
     }
-    if (total == 0)
-        return PL_OK;
-    pl_status st = PL_OK;
-    if (sources == 1 && sinks == 1) {
-        /* Reverse search from the sink over arcs that can carry everything;
-         * pivot in discovery order. */
-        uint8_t *seen = pl_alloc((size_t)n, 1);
-        int32_t *stack = pl_alloc((size_t)n, sizeof *stack);
-        int32_t *arcs = pl_alloc((size_t)n, sizeof *arcs);
-        if (!seen || !stack || !arcs) {
-            free(seen);
-            free(stack);
-            free(arcs);
-            return PL_ENOMEM;
-        }
-        w->scratch_bytes = (int64_t)n * (1 + 2 * sizeof(int32_t));
-        int32_t top = 0, narcs = 0;
-        seen[t] = 1;
-        stack[top++] = t;
-        while (top > 0) {
-            int32_t v = stack[--top];
-            if (v == s)
-                break;
-            for (int32_t i = p->out_first[v]; i < p->out_first[v + 1]; i++) {
-                int32_t r = p->out_arcs[i];
-                if (!(r & 1))
-                    continue; /* a forward residual arc leaves v: we want arcs into v */
-                int32_t a = r >> 1, u = p->tail[a];
-                if (seen[u] || p->cap[a] < total)
-                    continue;
-                seen[u] = 1;
-                arcs[narcs++] = a;
-                stack[top++] = u;
-            }
-        }
-        for (int32_t i = 0; i < narcs && st == PL_OK; i++)
-            st = try_pivot(w, arc_slot(w, arcs[i]));
+    if (total == 0 || sources != 1 || sinks != 1)
+        return PL_OK; /* the other case is handled above */
+    /* Reverse search from the sink over arcs that can carry everything;
+     * pivot in discovery order. */
+    uint8_t *seen = pl_alloc((size_t)n, 1);
+    int32_t *stack = pl_alloc((size_t)n, sizeof *stack);
+    int32_t *arcs = pl_alloc((size_t)n, sizeof *arcs);
+    if (!seen || !stack || !arcs) {
         free(seen);
         free(stack);
         free(arcs);
-        return st;
-    }
-    /* The cheapest arc into each demand node (the first of equal ones),
-     * in one sequential pass over the arcs. */
-    int32_t *best = pl_alloc((size_t)n, sizeof *best);
-    if (!best)
         return PL_ENOMEM;
-    w->scratch_bytes = (int64_t)n * (int64_t)sizeof *best;
-    for (int32_t v = 0; v < n; v++)
-        best[v] = -1;
-    for (int32_t a = 0; a < p->m; a++) {
-        int32_t v = p->head[a], b = best[v];
-        if (p->supply[v] < 0 && p->tail[a] != v && p->cap[a] > 0 &&
-            (b < 0 || p->cost[a] < p->cost[b]))
-            best[v] = a;
     }
-    for (int32_t v = 0; v < n && st == PL_OK; v++)
-        if (best[v] >= 0)
-            st = try_pivot(w, arc_slot(w, best[v]));
-    free(best);
+    w->scratch_bytes = (int64_t)n * (1 + 2 * sizeof(int32_t));
+    int32_t top = 0, narcs = 0;
+    seen[t] = 1;
+    stack[top++] = t;
+    while (top > 0) {
+        int32_t v = stack[--top];
+        if (v == s)
+            break;
+        for (int32_t i = p->out_first[v]; i < p->out_first[v + 1]; i++) {
+            int32_t r = p->out_arcs[i];
+            if (!(r & 1))
+                continue; /* a forward residual arc leaves v: we want arcs into v */
+            int32_t a = r >> 1, u = p->tail[a];
+            if (seen[u] || p->cap[a] < total)
+                continue;
+            seen[u] = 1;
+            arcs[narcs++] = a;
+            stack[top++] = u;
+        }
+    }
+    for (int32_t i = 0; i < narcs && st == PL_OK; i++)
+        st = try_pivot(w, arc_slot(w, arcs[i]));
+    free(seen);
+    free(stack);
+    free(arcs);
     return st;
 }
 
@@ -1016,8 +1130,9 @@ static pl_status simplex(ns_work *w, int64_t guard, int *gave_up)
     return PL_OK;
 }
 
-/* M and the bound on potentials and reduced costs (file comment). */
-static pl_status set_art_cost(ns_work *w, const pl_flow_problem *p)
+/* The largest |cost|, checked against the bound on potentials and reduced
+ * costs (file comment); M is n times it plus one. */
+static pl_status max_cost(const pl_flow_problem *p, int64_t *out)
 {
     int64_t cmax = 0, mm, bound, t;
     for (int32_t a = 0; a < p->m; a++) {
@@ -1032,7 +1147,7 @@ static pl_status set_art_cost(ns_work *w, const pl_flow_problem *p)
         return pl_err(PL_EOVERFLOW, "network-simplex: max |cost| %lld with %d nodes makes potentials "
                       "exceed the int64 range (n x max |cost| must stay within 2^60)",
                       (long long)cmax, p->n);
-    w->art_cost = mm;
+    *out = cmax;
     return PL_OK;
 }
 
@@ -1044,8 +1159,11 @@ static int32_t isqrt32(int32_t x)
     return r;
 }
 
+/* warm: 0 cold, 1 the kept basis, 2 a carried one. ends: the work's real
+ * tails and heads in slot order are this structure's already. cmax: the
+ * largest |cost| (max_cost). */
 static pl_status run(ns_work *w, const pl_flow_problem *p, const pl_solve_opts *opts,
-                     pl_flow_solution *out, int warm)
+                     pl_flow_solution *out, int warm, int ends, int64_t cmax)
 {
     pl_status st;
     w->root = p->n;
@@ -1059,8 +1177,10 @@ static pl_status run(ns_work *w, const pl_flow_problem *p, const pl_solve_opts *
         block = block < NS_MIN_BLOCK ? NS_MIN_BLOCK : block;
     }
     w->block = block;
-    if ((st = set_art_cost(w, p)) != PL_OK)
-        return st;
+    w->art_cost = cmax * p->n + 1;
+    /* Costs held in 32 bits that no longer fit are widened, values kept. */
+    if (cmax > INT32_MAX && !set_cost_width(w, 0))
+        return PL_ENOMEM;
 
     int gave_up = 0;
     if (warm) {
@@ -1070,8 +1190,22 @@ static pl_status run(ns_work *w, const pl_flow_problem *p, const pl_solve_opts *
             return st;
     }
     if (!warm || gave_up) {
-        cold_basis(w, p);
-        if ((st = initial_pivots(w, p)) != PL_OK || (st = simplex(w, 0, &gave_up)) != PL_OK)
+        int32_t *best = NULL;
+        if (wants_cheapest_in(p)) {
+            if (!(best = pl_alloc((size_t)p->n, sizeof *best)))
+                return PL_ENOMEM;
+            w->scratch_bytes = (int64_t)p->n * (int64_t)sizeof *best;
+            for (int32_t v = 0; v < p->n; v++)
+                best[v] = -1;
+        }
+        if (cmax <= INT32_MAX && !set_cost_width(w, 1)) {
+            free(best);
+            return PL_ENOMEM;
+        }
+        cold_basis(w, p, !(warm || ends), best);
+        st = initial_pivots(w, p, best);
+        free(best);
+        if (st != PL_OK || (st = simplex(w, 0, &gave_up)) != PL_OK)
             return st;
     }
 
@@ -1105,6 +1239,12 @@ static pl_status solve(const pl_flow_problem *p, const pl_solve_opts *opts, pl_f
         work_free(w);
         return PL_OK;
     }
+    int64_t cmax = 0;
+    pl_status st = max_cost(p, &cmax);
+    if (st != PL_OK) {
+        work_free(w);
+        return st;
+    }
     int warm = 0; /* 1: the kept basis as it is, 2: carried to a new structure */
     if (w && p->warm && w->has_basis) {
         if (w->version == p->structure_version && w->n == p->n && w->m == p->m) {
@@ -1115,14 +1255,19 @@ static pl_status solve(const pl_flow_problem *p, const pl_solve_opts *opts, pl_f
             warm = 2;
         }
     }
+    /* A cold start reuses the kept work's memory (PL_SOLVER_COLD_KEEPS_STATE)
+     * and, for the same structure, its arcs' ends in slot order. */
+    int ends = 0;
     if (w && !warm && (w->n != p->n || w->m != p->m)) {
         work_free(w);
         w = NULL;
+    } else if (w && !warm) {
+        ends = w->has_basis && w->version == p->structure_version;
     }
-    if (!w && !(w = work_new(p->n, p->m)))
+    if (!w && !(w = work_new(p->n, p->m, cmax <= INT32_MAX)))
         return PL_ENOMEM;
     w->has_basis = 0;
-    pl_status st = run(w, p, opts, out, warm);
+    st = run(w, p, opts, out, warm, ends, cmax);
     out->iterations = w->iters;
     out->memory_bytes = w->bytes + w->scratch_bytes;
     if (st == PL_OK && out->state) {
@@ -1141,6 +1286,6 @@ const pl_solver_ops pl_solver_network_simplex = {
     .description = "primal network simplex (strongly feasible trees, block search pivots) "
                    "with warm re-solves from the previous basis",
     .solve = solve,
-    .flags = PL_SOLVER_WARM_START,
+    .flags = PL_SOLVER_WARM_START | PL_SOLVER_COLD_KEEPS_STATE,
     .free_state = free_state,
 };

@@ -153,6 +153,14 @@ PL_INTERNAL void pl_restore_slackness(const pl_flow_problem *p, const int64_t *p
 /* Potentials are defined up to a constant: shift pi[0..n-1] to minimum 0. */
 PL_INTERNAL void pl_shift_potentials(int32_t n, int64_t *pi);
 
+/* Built-in solver flag (internal; not in solver.h): on a cold start the
+ * network keeps the solver's state instead of releasing it, and the solver
+ * promises to use only its memory then (and structure that depends on
+ * nothing but structure_version), never its basis, since p->warm is 0.
+ * Repeated cold solves of one network then allocate and fault in nothing
+ * (doc/bench.md, issue 26). User solvers keep the documented behaviour. */
+#define PL_SOLVER_COLD_KEEPS_STATE (1u << 31)
+
 /* Built-in solvers, one per file under solvers/. */
 PL_INTERNAL extern const pl_solver_ops pl_solver_cycle_canceling;
 PL_INTERNAL extern const pl_solver_ops pl_solver_ssp;
