@@ -626,7 +626,7 @@ typedef struct {
 }
 
 %extend Scenario {
-    /** Build a built-in scenario ("sc17-proto", "sc17-s1", "sc17-s2");
+    /** Build a built-in scenario ("sc17-proto", "sc17-table1", "sc17-s1", "sc17-s2", "drmaestro");
      *  0 keeps the scenario's own size. */
     Scenario(const char *name, int32_t machines = 0, int32_t jobs = 0, uint64_t seed = 1)
     {
@@ -681,7 +681,7 @@ static int sim_scenario_count(void)
         n++;
     return n;
 }
-/** Name of built-in scenario i ("sc17-proto", "sc17-s1", ...). */
+/** Name of built-in scenario i ("sc17-proto", "sc17-table1", "sc17-s1", ...). */
 static const char *sim_scenario_name(int i)
 {
     if (i < 0 || i >= sim_scenario_count())

@@ -197,7 +197,7 @@ end
 function P.scenario_names() return names(P.sim_scenario_count, P.sim_scenario_name) end
 
 --- A built-in simulator scenario: returns topology, jobs (see scenario_names():
---- sc17-proto, sc17-s1, sc17-s2, drmaestro; opts: machines, jobs, seed, 0
+--- sc17-proto, sc17-table1, sc17-s1, sc17-s2, drmaestro; opts: machines, jobs, seed, 0
 --- keeping its default size).
 function P.scenario(name, opts)
   opts = opts or {}

@@ -352,7 +352,7 @@ function slurm_job_modify(job_desc, job_rec, part_list, modify_uid)
 end
 
 if standalone and cluster then
-  for _, j in ipairs({ { name = "pair", tres_per_node = "gres:gpu:2", comment = "min_utility=0.5" },
+  for _, j in ipairs({ { name = "pair", tres_per_node = "gres:gpu:2", comment = "min_utility=0.7" },
                        { name = "single", tres_per_job = "gres:gpu:1" },
                        { name = "cpu-only" },
                        { name = "huge", tres_per_node = "gres:gpu:64" } }) do

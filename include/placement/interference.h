@@ -14,10 +14,18 @@
  * (pl_profile_set_builtin()) and loadable from that file format.
  *
  * Utility forms (doc/interference.md gives every formula and worked value):
- *  - ::PL_UTILITY_ARTIFACT, what the SC17 artifact computes (it reproduces
- *    the paper's experiments): costs c_comm = (t - t_min) / t_norm, 0.01 for
- *    a 1-GPU job; c_int = mean over co-located jobs of solo/co-located
- *    (ratios >= 1 add 0 to the sum; no slowing neighbour at all: 0.01);
+ *  - ::PL_UTILITY_PAPER (the default), Eq. (2) with the fixes of the thesis
+ *    notes (sec. 7): interference as slowdown (co-located / solo >= 1, so a
+ *    worse neighbour costs more and never raises the utility), every term
+ *    normalised by its worst case as in Eq. (1), so U = 1 - objective lies
+ *    in [0, 1] and has no division by zero: U = 1 - [alpha_cc t / t_w +
+ *    alpha_b (I - 1) / (I_w - 1) + alpha_d omega / omega_w] (a term whose
+ *    worst case is 0 contributes 0).
+ *  - ::PL_UTILITY_ARTIFACT, what the SC17 artifact computes, kept for
+ *    comparison: costs c_comm = (t - t_min) / t_norm, 0.01 for a 1-GPU job;
+ *    c_int = mean over co-located jobs of solo/co-located (ratios >= 1 add 0
+ *    to the sum; no slowing neighbour at all: 0.01), so a worse neighbour
+ *    gives a *lower* cost (the artifact's inversion, kept in this form);
  *    c_frag = mean over sockets of free after allocation / total (0 and 1
  *    map to 0.01); every cost is floored at min_cost (0.01).
  *    U_job = [1 / sum_m c_m^(1.5 alpha_m)] / 5 over comm and interference;
@@ -26,12 +34,6 @@
  *    1 / (2 min_cost^(1/2)) and 1 / (3 min_cost^(1/3)) as in the artifact
  *    (5 and 1.5472 for 0.01): U is in (0, 1] with equal weights, and can
  *    exceed 1 with other weights (the artifact does not clamp it either).
- *  - ::PL_UTILITY_PAPER, Eq. (2) with the fixes of the thesis notes (sec.
- *    7): interference as slowdown (co-located / solo >= 1, so more
- *    interference costs more), every term normalised by its worst case as in
- *    Eq. (1), so U = 1 - objective lies in [0, 1] and has no division by
- *    zero: U = 1 - [alpha_cc t / t_w + alpha_b (I - 1) / (I_w - 1) +
- *    alpha_d omega / omega_w] (a term whose worst case is 0 contributes 0).
  *
  * All functions here are pure (no handle state) except the profile set,
  * which is read-only after loading (const functions may run concurrently).
@@ -67,7 +69,9 @@ pl_status pl_profile_set_create(pl_profile_set **out);
 void pl_profile_set_free(pl_profile_set *ps);
 
 /**
- * \brief The SC17 artifact's measured profiles (built into the library).
+ * \brief The SC17 artifact's measured profiles (built into the library),
+ *        plus CaffeRef ("bvlc_reference_caffenet"), which the artifact did
+ *        not measure: its entries are AlexNet's (doc/interference.md sec. 2).
  * \return ::PL_OK, ::PL_EINVAL, ::PL_ENOMEM.
  */
 pl_status pl_profile_set_builtin(pl_profile_set **out);
@@ -112,7 +116,10 @@ pl_status pl_profile_set_colocated(const pl_profile_set *ps, const char *type, c
 /**
  * \brief Slowdown of (type, size, gpus) next to (other...): co-located time
  *        over the intra-socket solo time; 1 when either is not profiled
- *        (an unknown pair is assumed not to interfere).
+ *        (an unknown pair is assumed not to interfere). The neighbour's GPU
+ *        count is matched to the nearest one measured for that pair (the
+ *        smaller on a tie): the artifact measured each pair beside one
+ *        neighbour size only.
  * \return ::PL_OK or ::PL_EINVAL.
  */
 pl_status pl_profile_set_slowdown(const pl_profile_set *ps, const char *type, const char *size,
@@ -126,8 +133,8 @@ pl_status pl_profile_set_counts(const pl_profile_set *ps, int32_t *solo, int32_t
 
 /** Which utility formula (file comment). */
 typedef enum pl_utility_form {
-    PL_UTILITY_ARTIFACT = 0, /**< The SC17 artifact's (default: reproduces the paper's experiments). */
-    PL_UTILITY_PAPER = 1     /**< Eq. (2) fixed: normalised by worst cases, U = 1 - Eq. (1). */
+    PL_UTILITY_ARTIFACT = 0, /**< The SC17 artifact's, for comparison (its interference term is inverted). */
+    PL_UTILITY_PAPER = 1     /**< Eq. (2) fixed: normalised by worst cases, U = 1 - Eq. (1) (the default). */
 } pl_utility_form;
 
 /** Weights and form; initialise with pl_utility_opts_init(). */
@@ -135,12 +142,12 @@ typedef struct pl_utility_opts {
     double alpha_cc;         /**< Communication weight (default 1/3). */
     double alpha_b;          /**< Interference weight (default 1/3). */
     double alpha_d;          /**< Fragmentation weight (default 1/3). */
-    pl_utility_form form;    /**< Default ::PL_UTILITY_ARTIFACT. */
+    pl_utility_form form;    /**< Default ::PL_UTILITY_PAPER (set by pl_utility_opts_init(): a zeroed struct means ::PL_UTILITY_ARTIFACT). */
     double min_cost;         /**< Artifact form: floor of every cost (default 0.01). */
     uint64_t reserved[4];      /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_utility_opts;
 
-/** \brief Defaults: equal weights (seed 002 sec. 5.2.1), artifact form, min_cost 0.01. */
+/** \brief Defaults: equal weights (seed 002 sec. 5.2.1), the paper form, min_cost 0.01. */
 void pl_utility_opts_init(pl_utility_opts *opts);
 
 /**

@@ -188,9 +188,11 @@ pl_status pl_sched_job_at(const pl_sched *s, int32_t k, pl_sched_job_info *info)
  *        the committed jobs as its neighbours; -1 where it does not fit now
  *        or the machine is not admissible (placement constraints). What a
  *        Kubernetes extender's prioritize call or a Slurm plugin ranks nodes
- *        by. Changes nothing. Limitation: every task counts as one whole
- *        GPU here, so a job with CPU-only or fractional tasks (which
- *        pl_sched_place() honours) may score -1 on a machine it fits.
+ *        by. Changes nothing. A job with CPU-only or fractional tasks or
+ *        a GPU model, or any job while GPUs are partly shared, is scored by
+ *        the decision topo-aware takes for it held to that machine (a node
+ *        filter), so the score honours what pl_sched_place() honours; it
+ *        costs one policy call per machine instead of one in all.
  * \param opts utility weights and form, profiles (NULL: defaults);
  *        opts->policy is not used.
  * \param machines machine vertices of pl_sched_topology(); [n].

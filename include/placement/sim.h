@@ -151,6 +151,11 @@ typedef struct pl_sim_opts {
  */
 #define PL_SIM_GPU_SHARE_FACTOR 1.2737
 
+/** A done job violates its QoS (pl_sim_summary::qos_violations) when its
+ *  slowdown exceeds 1 + this: a 5 % margin for the run-to-run noise a
+ *  testbed's "slowdown" carries (doc/drmaestro.md, "QoS violations"). */
+#define PL_SIM_QOS_TOLERANCE 0.05
+
 /** \brief Defaults: pl_policy_opts_init() (topo-aware), interval 1 s, progress-based run times,
  *         no startup delay, no priorities, no failures, no progress callback,
  *         GPU share factor ::PL_SIM_GPU_SHARE_FACTOR. */
@@ -228,7 +233,10 @@ typedef struct pl_sim_summary {
     double lost_gpu_seconds;     /**< Work thrown away by the kills: (kill time - placement) x GPUs, summed. */
     int32_t remote_jobs;         /**< Done jobs that used a remote GPU. */
     int32_t shared_jobs;         /**< Done jobs that shared a GPU with another job (::pl_sim_job_record.shared_gpu). */
-    uint64_t reserved[4];      /**< Room for members added later without changing the size (ABI): zero, unused. */
+    int32_t qos_violations;      /**< Done jobs whose run time exceeds their ideal time by more than
+                                      ::PL_SIM_QOS_TOLERANCE (seed 004's "jobs that suffered slowdown"). */
+    int32_t reserved_i32;        /**< Zero, unused (keeps the size of the first release). */
+    uint64_t reserved[3];      /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_sim_summary;
 
 /**
@@ -417,7 +425,8 @@ void pl_sim_gen_opts_init(pl_sim_gen_opts *opts);
 /**
  * \brief Generate an SC17 workload (seed 002 sec. 5.3): Poisson arrivals,
  *        batch size Binomial(3, 1/2) over 1, 4, 64, 128, network type
- *        Binomial(2, 1/2) over AlexNet, CaffeRef (profiled as AlexNet),
+ *        Binomial(2, 1/2) over AlexNet, CaffeRef ("bvlc_reference_caffenet",
+ *        its own built-in profile, AlexNet's times),
  *        GoogLeNet; GPUs 1/2/3 with the artifact's workloads-100.json
  *        frequencies (41/52/7 %), minimal utility uniform in [0.30, 0.52]
  *        (that file's range). Jobs as pl_jobset_load_sc17() builds them.
@@ -427,7 +436,7 @@ pl_status pl_sim_generate_sc17(const pl_sim_gen_opts *opts, pl_jobset **out);
 
 /** Size options of pl_sim_scenario(); initialise with pl_sim_scenario_opts_init(). */
 typedef struct pl_sim_scenario_opts {
-    int32_t machines;        /**< 0: the scenario's own (proto 1, s1 5, s2 1000, drmaestro 16). */
+    int32_t machines;        /**< 0: the scenario's own (proto and table1 1, s1 5, s2 1000, drmaestro 16). */
     int32_t jobs;            /**< sc17-s2 (0: 10000) and drmaestro (0: 512, warm-up jobs not counted) only;
                                   at most ::PL_SIM_MAX_GENERATED_JOBS. */
     uint64_t seed;           /**< sc17-s2 and drmaestro only (default 1). */
@@ -439,9 +448,13 @@ void pl_sim_scenario_opts_init(pl_sim_scenario_opts *opts);
 
 /**
  * \brief Build a built-in scenario: "sc17-proto" (the artifact's
- *        workloads-5.json, 6 jobs, on one Minsky), "sc17-s1"
- *        (workloads-100.json on 5 Minsky machines), "sc17-s2"
- *        (pl_sim_generate_sc17(), 10,000 jobs on 1,000 Minsky machines),
+ *        workloads-5.json, 6 jobs, on one Minsky), "sc17-table1" (the
+ *        paper's Table 1: the same arrivals, with its job types, CaffeRef
+ *        included, on one Minsky), "sc17-s1" (workloads-100.json on 5
+ *        Minsky machines), "sc17-s2" (pl_sim_generate_sc17(), 10,000 jobs
+ *        on 1,000 Minsky machines, lambda = 10 jobs per second: a mean
+ *        inter-arrival of 0.1 s x 1000 / machines, so the load stays with
+ *        the cluster's size; doc/results.md),
  *        "drmaestro" (seed 004: 512 Rodinia jobs, Poisson 16 per second,
  *        on 16 Firestone machines, plus CPU-only warm-up jobs holding half
  *        the machines' cores for 800 s; doc/results.md lists the

@@ -19,12 +19,16 @@ extern "C" {
 /** \addtogroup pl_policy_ext
  *  @{ */
 
+/** Machine attribute naming the platform of a machine for "two-level" (e.g. "gene"). */
+#define PL_TWO_LEVEL_PLATFORM_ATTR "platform"
+
 /**
  * Options of "two-level"; initialise with pl_two_level_opts_init().
  *
- * The platform type of a machine is its name without trailing digits
- * ("gene17" -> "gene"): a JSON topology names each machine group after its
- * platform (doc/policies.md sec. 4e). The table gives t_K(P), the mean run
+ * The platform type of a machine is its attribute ::PL_TWO_LEVEL_PLATFORM_ATTR
+ * ("platform", pl_topology_set_attr() or a JSON "attrs" object) when set,
+ * else its name without trailing digits ("gene17" -> "gene", the
+ * rule before the attribute existed; doc/policies.md sec. 4e). The table gives t_K(P), the mean run
  * time of one task of workload type K alone on one GPU of platform P (the
  * thesis's OneCore runtime, Table 3.3), from which the platform affinity is
  * computed. Without a table, or with fewer than two of its platforms in the

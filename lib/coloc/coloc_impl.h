@@ -22,26 +22,10 @@ struct pl_coloc_model {
     coloc_tree *trees;
 };
 
-/* splitmix64: small, seedable, and the same stream on every platform. */
-static inline uint64_t coloc_rand(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* Uniform integer in [0, n). */
-static inline int64_t coloc_below(uint64_t *s, int64_t n)
-{
-    return n <= 1 ? 0 : (int64_t)(coloc_rand(s) % (uint64_t)n);
-}
-
-/* Uniform double in [0, 1). */
-static inline double coloc_unit(uint64_t *s)
-{
-    return (double)(coloc_rand(s) >> 11) * (1.0 / 9007199254740992.0);
-}
+/* The library's random stream (core.h), under this module's names. */
+static inline uint64_t coloc_rand(uint64_t *s) { return pl_rng_u64(s); }
+static inline int64_t coloc_below(uint64_t *s, int64_t n) { return pl_rng_below(s, n); }
+static inline double coloc_unit(uint64_t *s) { return pl_rng_unit(s); }
 
 PL_INTERNAL void coloc_tree_free(coloc_tree *t);
 PL_INTERNAL double coloc_tree_predict(const coloc_tree *t, const double *x);

@@ -81,10 +81,25 @@ pl_status pl_disagg_add_nvme(pl_disagg_cluster *c, int64_t bw, int64_t cap, int3
         return pl_err(PL_EINVAL, "pl_disagg_add_nvme: NULL cluster or non-positive bandwidth/capacity");
     if (pl_grow((void **)&c->nvme, &c->cap_nvme, c->nnvme + 1, sizeof *c->nvme) != PL_OK)
         return PL_ENOMEM;
-    c->nvme[c->nnvme] = (dg_nvme){bw, cap, -1};
+    c->nvme[c->nnvme] = (dg_nvme){bw, cap, -1, -1};
     if (id)
         *id = (int32_t)c->nnvme;
     c->nnvme++;
+    return PL_OK;
+}
+
+pl_status pl_disagg_add_nvme_at(pl_disagg_cluster *c, int64_t bw, int64_t cap, int32_t node,
+                                int32_t *id)
+{
+    if (c && (node < 0 || node >= c->nnodes))
+        return pl_err(PL_EINVAL, "pl_disagg_add_nvme_at: no node %d", (int)node);
+    int32_t v = 0;
+    pl_status st = pl_disagg_add_nvme(c, bw, cap, &v);
+    if (st != PL_OK)
+        return st;
+    c->nvme[v].home = node;
+    if (id)
+        *id = v;
     return PL_OK;
 }
 
@@ -267,6 +282,9 @@ static pl_status check_nvme(const pl_disagg_cluster *c, const pl_disagg_workload
         if (c->nvme[v].comp != -1)
             return pl_err(PL_EINFEASIBLE, "%s: device %d is in composition %d", fn, (int)v,
                           (int)c->nvme[v].comp);
+        if (!dg_nvme_usable(c, v, d->node))
+            return pl_err(PL_EINFEASIBLE, "%s: device %d is attached to node %d, not %d", fn,
+                          (int)v, (int)c->nvme[v].home, (int)d->node);
         sbw += c->nvme[v].bw;
         scap += c->nvme[v].cap;
     }
@@ -386,8 +404,10 @@ pl_status pl_disagg_apply(pl_disagg_cluster *c, const pl_disagg_workload *w,
     nd->free_cores -= w->cores;
     nd->free_mem -= w->mem_bytes;
     c->places[pid] = (dg_place){1, *w, d->node, comp, corun > 0 ? d->gpu : -1,
-                                corun > 0 ? d->vgpu : -1, now_s, now_s + t};
+                                corun > 0 ? d->vgpu : -1, now_s, now_s + t, 1.0, t, now_s};
     c->nplaces++;
+    if (comp >= 0 && c->opts.reshare)
+        dg_reshare(c, comp, now_s);
     if (id)
         *id = pid;
     return PL_OK;
@@ -417,5 +437,16 @@ pl_status pl_disagg_release(pl_disagg_cluster *c, int32_t id)
             g->n_vgpu = 0;
     }
     p->alive = 0;
+    return PL_OK;
+}
+
+pl_status pl_disagg_release_at(pl_disagg_cluster *c, int32_t id, double now_s)
+{
+    pl_status st = pl_disagg_release(c, id);
+    if (st != PL_OK)
+        return st;
+    int32_t comp = c->places[id].comp;
+    if (comp >= 0 && c->opts.reshare)
+        dg_reshare(c, comp, now_s);
     return PL_OK;
 }

@@ -13,6 +13,7 @@ typedef struct dg_node {
 typedef struct dg_nvme {
     int64_t bw, cap;
     int32_t comp; /* -1: free in the pool */
+    int32_t home; /* -1: disaggregated; else the node it is physically attached to */
 } dg_nvme;
 
 typedef struct dg_comp {
@@ -38,6 +39,9 @@ typedef struct dg_place {
     pl_disagg_workload w;
     int32_t node, comp, gpu, vgpu;
     double start, end;
+    /* Sharing over time (opts.reshare): share of the work not yet done at
+     * last_s, and the full run time at the sharing level since last_s. */
+    double work_left, run_time, last_s;
 } dg_place;
 
 struct pl_disagg_cluster {
@@ -66,6 +70,16 @@ static inline int dg_uses_gpu(const pl_disagg_workload *w)
 }
 /* Run time of w on a vGPU of g with `corunners` busy vGPUs including its own. */
 PL_INTERNAL double dg_gpu_time(const pl_disagg_workload *w, int32_t corunners);
+/* Device v may serve a composition attached to node (pool or same home). */
+static inline int dg_nvme_usable(const pl_disagg_cluster *c, int32_t v, int32_t node)
+{
+    return c->nvme[v].home < 0 || c->nvme[v].home == node;
+}
+/* Any device physically attached to a node (the PA layout). */
+PL_INTERNAL int dg_has_attached(const pl_disagg_cluster *c);
+/* opts.reshare: advance every sharer of comp to now at its recorded rate and
+ * set its end at the composition's current sharing level. */
+PL_INTERNAL void dg_reshare(pl_disagg_cluster *c, int32_t comp, double now);
 /* Latest predicted end of a composition's sharers. */
 PL_INTERNAL double dg_comp_end(const pl_disagg_cluster *c, int32_t comp);
 

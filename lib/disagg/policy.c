@@ -18,25 +18,42 @@ static int node_fits(const dg_node *n, const pl_disagg_workload *w)
     return n->free_cores >= w->cores && n->free_mem >= w->mem_bytes;
 }
 
+static int32_t minimal_devices(const pl_disagg_cluster *c, const pl_disagg_workload *w,
+                               int32_t node, int32_t *dev, int64_t *bw);
+
+/* A node for a new placement: cores and memory, and, when need_dev (the
+ * physically-attached layout), enough free devices it can compose. */
+static int node_ok(const pl_disagg_cluster *c, int32_t i, const pl_disagg_workload *w, int need_dev)
+{
+    if (!node_fits(&c->nodes[i], w))
+        return 0;
+    if (!need_dev)
+        return 1;
+    int32_t dev[PL_DISAGG_MAX_COMPOSE];
+    int64_t bw = 0;
+    return minimal_devices(c, w, i, dev, &bw) > 0;
+}
+
 /* ---- node choices --------------------------------------------------------------- */
 
-static int32_t first_fit_node(const pl_disagg_cluster *c, const pl_disagg_workload *w)
+static int32_t first_fit_node(const pl_disagg_cluster *c, const pl_disagg_workload *w, int need_dev)
 {
     for (int32_t i = 0; i < c->nnodes; i++)
-        if (node_fits(&c->nodes[i], w))
+        if (node_ok(c, i, w, need_dev))
             return i;
     return -1;
 }
 
 /* Eq. 4.3: lowest beta first (or highest with MOST_USED_FIRST); ties by id. */
-static int32_t beta_node(const pl_disagg_cluster *c, const pl_disagg_workload *w, double *score)
+static int32_t beta_node(const pl_disagg_cluster *c, const pl_disagg_workload *w, int need_dev,
+                         double *score)
 {
     int32_t best = -1;
     double bb = 0;
     int most = c->opts.node_order == PL_DISAGG_MOST_USED_FIRST;
     for (int32_t i = 0; i < c->nnodes; i++) {
         const dg_node *n = &c->nodes[i];
-        if (!node_fits(n, w))
+        if (!node_ok(c, i, w, need_dev))
             continue;
         /* A node without cores has no defined beta; it only fits a 0-core job. */
         double b = n->cores > 0 ? 1.0 - (double)n->free_cores / n->cores : 1.0;
@@ -121,12 +138,12 @@ static int32_t pick_shared(const pl_disagg_cluster *c, const pl_disagg_workload 
  * request; in a homogeneous pool that is a minimal set. Returns the count
  * (0 when the free pool cannot meet it). */
 static int32_t minimal_devices(const pl_disagg_cluster *c, const pl_disagg_workload *w,
-                               int32_t *dev, int64_t *bw)
+                               int32_t node, int32_t *dev, int64_t *bw)
 {
     int32_t n = 0;
     int64_t sbw = 0, scap = 0;
     for (int32_t i = 0; i < c->nnvme && n < PL_DISAGG_MAX_COMPOSE; i++) {
-        if (c->nvme[i].comp != -1)
+        if (c->nvme[i].comp != -1 || !dg_nvme_usable(c, i, node))
             continue;
         dev[n++] = i;
         sbw += c->nvme[i].bw;
@@ -143,15 +160,15 @@ static int32_t minimal_devices(const pl_disagg_cluster *c, const pl_disagg_workl
  * set, add the next free device while the model predicts a strictly shorter
  * time, stop at the first level that does not improve, never beyond
  * max_composition devices. */
-static int32_t grow_devices(const pl_disagg_cluster *c, const pl_disagg_workload *w, int32_t *dev,
-                            int32_t n, int64_t *bw, double *time_s)
+static int32_t grow_devices(const pl_disagg_cluster *c, const pl_disagg_workload *w, int32_t node,
+                            int32_t *dev, int32_t n, int64_t *bw, double *time_s)
 {
     double t = 0;
     if (pl_disagg_predict_nvme(c, w, n, *bw, 1, &t) != PL_OK)
         return n;
     int32_t next = dev[n - 1] + 1;
     while (n < c->opts.max_composition) {
-        while (next < c->nnvme && c->nvme[next].comp != -1)
+        while (next < c->nnvme && (c->nvme[next].comp != -1 || !dg_nvme_usable(c, next, node)))
             next++;
         if (next >= c->nnvme)
             break;
@@ -169,14 +186,14 @@ static int32_t grow_devices(const pl_disagg_cluster *c, const pl_disagg_workload
 typedef enum node_rule { NODE_FIRST_FIT, NODE_BETA, NODE_EQ51 } node_rule;
 
 static int32_t choose_node(const pl_disagg_cluster *c, const pl_disagg_workload *w, node_rule r,
-                           double *score)
+                           int need_dev, double *score)
 {
     *score = 0;
     if (r == NODE_BETA)
-        return beta_node(c, w, score);
+        return beta_node(c, w, need_dev, score);
     if (r == NODE_EQ51)
         return eq51_node(c, w, score);
-    return first_fit_node(c, w);
+    return first_fit_node(c, w, need_dev);
 }
 
 static void decide_nvme(const pl_disagg_cluster *c, const pl_disagg_workload *w, double now,
@@ -194,14 +211,19 @@ static void decide_nvme(const pl_disagg_cluster *c, const pl_disagg_workload *w,
     }
     int32_t dev[PL_DISAGG_MAX_COMPOSE];
     int64_t bw = 0;
-    int32_t n = minimal_devices(c, w, dev, &bw);
-    if (n == 0)
+    /* Disaggregated pool: any node can take the free devices. Devices
+     * physically attached to nodes: only a node holding enough of them. */
+    int pinned = dg_has_attached(c);
+    int32_t node = -1, n = 0;
+    if (!pinned && (n = minimal_devices(c, w, -1, dev, &bw)) == 0)
         return;
-    int32_t node = choose_node(c, w, nr, &score);
+    node = choose_node(c, w, nr, pinned, &score);
     if (node < 0)
         return;
+    if (pinned)
+        n = minimal_devices(c, w, node, dev, &bw);
     if (grow)
-        n = grow_devices(c, w, dev, n, &bw, &t);
+        n = grow_devices(c, w, node, dev, n, &bw, &t);
     else if (pl_disagg_predict_nvme(c, w, n, bw, 1, &t) != PL_OK)
         return;
     d->placed = 1;
@@ -265,7 +287,7 @@ static void decide_gpu(const pl_disagg_cluster *c, const pl_disagg_workload *w, 
                        int use_model, node_rule nr, pl_disagg_decision *d)
 {
     double score = 0;
-    int32_t node = choose_node(c, w, nr, &score);
+    int32_t node = choose_node(c, w, nr, 0, &score);
     if (node < 0)
         return;
     if (!find_vgpu(c, w, now, use_model, d) && !partition_gpu(c, w, d))
@@ -279,7 +301,7 @@ static void decide_compute(const pl_disagg_cluster *c, const pl_disagg_workload 
                            pl_disagg_decision *d)
 {
     double score = 0;
-    int32_t node = choose_node(c, w, nr, &score);
+    int32_t node = choose_node(c, w, nr, 0, &score);
     if (node < 0)
         return;
     d->placed = 1;
@@ -357,11 +379,11 @@ pl_status pl_disagg_decide(const pl_disagg_cluster *c, pl_disagg_policy policy,
 }
 
 static const char *const policy_names[] = {"first-fit", "max-composition", "min-fragmentation",
-                                           "disagg-aware"};
+                                           "disagg-aware", "gpu-aware"};
 
 const char *pl_disagg_policy_name(pl_disagg_policy p)
 {
-    if ((int)p < 0 || (int)p > (int)PL_DISAGG_AWARE)
+    if ((int)p < 0 || (int)p > (int)PL_DISAGG_GPU_AWARE)
         return NULL;
     return policy_names[p];
 }
@@ -370,7 +392,7 @@ pl_status pl_disagg_policy_find(const char *name, pl_disagg_policy *p)
 {
     if (!name || !p)
         return pl_err(PL_EINVAL, "pl_disagg_policy_find: NULL argument");
-    for (int i = 0; i <= (int)PL_DISAGG_AWARE; i++) {
+    for (int i = 0; i <= (int)PL_DISAGG_GPU_AWARE; i++) {
         if (!strcmp(name, policy_names[i])) {
             *p = (pl_disagg_policy)i;
             return PL_OK;
@@ -378,6 +400,6 @@ pl_status pl_disagg_policy_find(const char *name, pl_disagg_policy *p)
     }
     return pl_err(PL_ENOTFOUND,
                   "unknown NVMe policy '%s' (known: first-fit, max-composition, "
-                  "min-fragmentation, disagg-aware)",
+                  "min-fragmentation, disagg-aware, gpu-aware)",
                   name);
 }

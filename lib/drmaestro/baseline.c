@@ -4,14 +4,6 @@
 #include <string.h>
 #include "internal/drm_impl.h"
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static int64_t subtree_free(const pl_topology *topo, const drm_taken *tk, const int32_t *vs,
                             int32_t n, pl_resource res)
 {
@@ -104,7 +96,7 @@ static int place_gpus(bl_ctx *c, const pl_drm_job_request *r, pl_drm_placement *
             dev got = { -1, -1 };
             if (c->kind == PL_DRM_RANDOM_REMOTE) {
                 if (pos < nfree) {
-                    int32_t j = pos + (int32_t)(splitmix64(&c->rng) % (uint64_t)(nfree - pos));
+                    int32_t j = pos + (int32_t)(pl_rng_u64(&c->rng) % (uint64_t)(nfree - pos));
                     dev t = c->order[pos];
                     c->order[pos] = c->order[j];
                     c->order[j] = t;
@@ -207,6 +199,10 @@ pl_status pl_drm_baseline(pl_drm *d, pl_topology *topo, const pl_drm_job_request
         st = PL_ENOMEM;
     for (int32_t i = 0; i < n && st == PL_OK; i++) {
         pl_drm_placement *pl = &d->res.pl[i];
+        if (reqs[i].running) {
+            pl->outcome = PL_DRM_RUNNING; /* its resources are in the topology's allocation */
+            continue;
+        }
         memcpy(save, tk.amt, tsz * sizeof(int64_t));
         int ok = 0;
         st = place_cpu(&c, &reqs[i], pl, &ok);
@@ -228,7 +224,8 @@ pl_status pl_drm_baseline(pl_drm *d, pl_topology *topo, const pl_drm_job_request
         st = drm_apply(topo, &tk);
     for (int32_t i = 0; i < n && st == PL_OK; i++) {
         int32_t k;
-        drm_entry_get(d, reqs[i].id, &k);
+        if (reqs[i].running || drm_entry_get(d, reqs[i].id, &k) != PL_OK)
+            continue;
         if (d->res.pl[i].outcome != PL_DRM_PLACED)
             d->e[k].waited++;
         d->res.pl[i].waited = d->e[k].waited;

@@ -143,6 +143,20 @@ void drm_set_admit(pl_drm *d, drm_admit_fn fn, void *ctx)
     d->admit_ctx = ctx;
 }
 
+int drm_phase_now(const pl_drm *d)
+{
+    return d->phase_now;
+}
+
+static void entry_free_held(drm_entry *e)
+{
+    for (int p = 0; p < DRM_PHASES; p++) {
+        free(e->held[p]);
+        e->held[p] = NULL;
+        e->nheld[p] = 0;
+    }
+}
+
 static void entries_forget_nodes(pl_drm *d)
 {
     for (int32_t i = 0; i < d->ne; i++)
@@ -188,6 +202,8 @@ void pl_drm_free(pl_drm *d)
     for (int p = 0; p < DRM_PHASES; p++)
         phase_free(&d->ph[p]);
     entries_forget_nodes(d);
+    for (int32_t i = 0; i < d->ne; i++)
+        entry_free_held(&d->e[i]);
     free(d->e);
     free(d->rack_vertex);
     free(d->rack_of_vertex);
@@ -204,6 +220,20 @@ int32_t pl_drm_result_count(const pl_drm *d)
 const pl_drm_placement *pl_drm_result(const pl_drm *d, int32_t i)
 {
     return d && i >= 0 && i < d->res.n ? &d->res.pl[i] : NULL;
+}
+
+int drm_kept(const pl_drm *d, int64_t id, const pl_job *job)
+{
+    int32_t nt = pl_job_task_count(job), ng = 0;
+    for (int32_t k = 0; k < nt; k++) {
+        pl_task_demand dm;
+        if (pl_job_task(job, k, &dm) == PL_OK)
+            ng += (int32_t)dm.gpus;
+    }
+    for (int32_t i = 0; d && i < d->ne; i++)
+        if (d->e[i].id == id)
+            return d->e[i].held[DRM_CPU] && d->e[i].nheld[DRM_CPU] == nt && d->e[i].nheld[DRM_GPU] == ng;
+    return 0;
 }
 
 int64_t pl_drm_waited(const pl_drm *d, int64_t id)
@@ -296,7 +326,54 @@ typedef struct drm_units {
     int64_t cores, memory;     /* phase 1 */
     int64_t bw, bytes;         /* phase 3 */
     int64_t total[DRM_PHASES]; /* sub-tasks of the batch per phase (caps the slot counts) */
+    int slots;                 /* the slot form; else Eq. 10's normalised units: */
+    double max[2];             /* the largest provider's capacity of the phase's two resources */
 } drm_units;
+
+/* Eq. 5/10: an amount of one resource in units of the largest provider's
+ * capacity of it, DRM_NORM units for the whole of that provider. */
+#define DRM_NORM 1000
+
+static int64_t norm_units(double amount, double max)
+{
+    return amount > 0 && max > 0 ? llround(DRM_NORM * amount / max) : 0;
+}
+
+/* The resources a phase normalises: cores and memory (phase 1), storage
+ * bandwidth and bytes (phase 3). */
+static const pl_resource norm_res[DRM_PHASES][2] = {
+    { PL_RES_CORES, PL_RES_MEMORY }, { PL_RES_UNITS, PL_RES_UNITS }, { PL_RES_BANDWIDTH, PL_RES_STORAGE } };
+
+/* Flow units of one sub-task: 1 in the slot form and in the GPU phase
+ * (one resource, one unit each: Eq. 10 up to a constant factor), else
+ * b_i = sum over the phase's resources of amount / largest provider's. */
+static int64_t sub_units(const drm_units *u, int p, const pl_drm_job_request *r, int32_t task)
+{
+    if (u->slots || p == DRM_GPU)
+        return 1;
+    double a[2] = { (double)r->nvme_bw_bytes_per_s, (double)r->nvme_bytes };
+    if (p == DRM_CPU) {
+        pl_task_demand dm;
+        pl_job_task(r->job, task, &dm);
+        a[0] = (double)dm.cores;
+        a[1] = (double)dm.memory;
+    }
+    int64_t b = norm_units(a[0], u->max[0]) + norm_units(a[1], u->max[1]);
+    return b > 0 ? b : 1; /* a sub-task always carries flow */
+}
+
+/* The largest capacity of each normalised resource over the phase's providers. */
+static void phase_maxima(const pl_topology *topo, const drm_phase *ph, int p, drm_units *u)
+{
+    u->max[0] = u->max[1] = 0;
+    int kind = p == DRM_NVME ? PL_VK_STORAGE : -1;
+    for (int32_t s = 0; s < ph->nprov && p != DRM_GPU; s++)
+        for (int r = 0; r < 2; r++) {
+            int64_t cap = 0;
+            pl_topology_subtree_amount(topo, ph->prov_vertex[s], kind, norm_res[p][r], &cap, NULL);
+            u->max[r] = (double)cap > u->max[r] ? (double)cap : u->max[r];
+        }
+}
 
 static int64_t slots(int64_t free_amount, int64_t unit)
 {
@@ -312,6 +389,20 @@ static pl_status provider_units(const pl_topology *topo, int p, int32_t v, const
 {
     int64_t cap = 0, fr = 0;
     pl_status st;
+    if (!u->slots && p != DRM_GPU) {
+        int64_t f2 = 0;
+        int kind = p == DRM_NVME ? PL_VK_STORAGE : -1;
+        st = pl_topology_subtree_amount(topo, v, kind, norm_res[p][0], &cap, &fr);
+        if (st == PL_OK)
+            st = pl_topology_subtree_amount(topo, v, kind, norm_res[p][1], NULL, &f2);
+        *units = norm_units((double)fr, u->max[0]) + norm_units((double)f2, u->max[1]);
+        /* Shares asking for nothing normalisable (no bandwidth or bytes
+         * declared anywhere): one unit each, as many as the batch has. */
+        if (u->max[0] <= 0 && u->max[1] <= 0)
+            *units = u->total[p];
+        *used = cap > 0 ? (double)(cap - fr) / (double)cap : 0.0;
+        return st;
+    }
     if (p == DRM_CPU) {
         int64_t mcap = 0, mfree = 0;
         st = pl_topology_subtree_amount(topo, v, -1, PL_RES_CORES, &cap, &fr);
@@ -349,8 +440,22 @@ static pl_status provider_units(const pl_topology *topo, int p, int32_t v, const
     return st;
 }
 
+/* Set an arc's capacity, leaving it untouched (and the warm start armed)
+ * when it does not change. */
+static pl_status set_upper(pl_flownet *net, int32_t arc, int64_t upper)
+{
+    pl_arc_info a;
+    if (pl_flownet_get_arc(net, arc, &a) == PL_OK && a.lower == 0 && a.upper == upper)
+        return PL_OK;
+    return pl_flownet_set_arc_bounds(net, arc, 0, upper);
+}
+
+/* pinned[s]: units of running sub-tasks held by provider s (Algorithm 5
+ * keeps them in the network): their flow crosses SN -> t too, so the arc
+ * carries the free units plus theirs, and the queued sub-tasks still see
+ * exactly the free units. */
 static pl_status phase_update_providers(pl_drm *d, const pl_topology *topo, int p,
-                                        const drm_units *u)
+                                        const drm_units *u, const int64_t *pinned)
 {
     drm_phase *ph = &d->ph[p];
     pl_status st = PL_OK;
@@ -359,7 +464,7 @@ static pl_status phase_update_providers(pl_drm *d, const pl_topology *topo, int 
         double used = 0;
         st = provider_units(topo, p, ph->prov_vertex[s], u, &units, &used);
         if (st == PL_OK)
-            st = pl_flownet_set_arc_bounds(ph->net, ph->prov_out_arc[s], 0, units);
+            st = set_upper(ph->net, ph->prov_out_arc[s], units + pinned[s]);
         if (st == PL_OK)
             st = pl_flownet_set_arc_cost(ph->net, ph->prov_out_arc[s],
                                          scaled(d, d->opts.load_cost * used));
@@ -432,7 +537,8 @@ static pl_status jphase_build(drm_phase *ph, drm_jphase *jp, const int32_t *task
     for (int32_t i = 0; i < n && st == PL_OK; i++) {
         drm_sub *s = &jp->sub[i];
         s->task = task_of[i];
-        s->arc_rack = s->arc_local = s->home = s->server = -1;
+        s->arc_rack = s->arc_local = s->home = s->server = s->pin_arc = s->pin_server = -1;
+        s->units = 1;
         st = pl_flownet_add_node(net, NULL, 0, &s->node);
         if (st == PL_OK)
             st = pl_flownet_add_arc(net, s->node, jp->unode, 0, 1, 0, &s->arc_u);
@@ -480,21 +586,64 @@ static pl_status sub_set_home(pl_drm *d, drm_phase *ph, drm_sub *s, int32_t home
     return st;
 }
 
+/* Costs are per unit of flow (Eq. 6 sums c_ij f_ij), so a sub-task of b_i
+ * units pays b_i times Eq. 7/8; every arc it leaves by carries its b_i. */
 static pl_status sub_set_costs(drm_phase *ph, int p, drm_sub *s, const drm_jobcost *c)
 {
     pl_flownet *net = ph->net;
     pl_status st = pl_flownet_set_arc_cost(net, s->arc_u, c->unsched);
-    int64_t remote_cap = p == DRM_CPU || c->remote_ok ? 1 : 0;
+    int64_t remote_cap = p == DRM_CPU || c->remote_ok ? s->units : 0;
+    if (st == PL_OK)
+        st = set_upper(net, s->arc_u, s->units);
     if (st == PL_OK)
         st = pl_flownet_set_arc_cost(net, s->arc_x, p == DRM_CPU ? c->place : c->cross);
     if (st == PL_OK)
-        st = pl_flownet_set_arc_bounds(net, s->arc_x, 0, remote_cap);
+        st = set_upper(net, s->arc_x, remote_cap);
     if (st == PL_OK && s->arc_rack >= 0)
         st = pl_flownet_set_arc_cost(net, s->arc_rack, c->rack);
     if (st == PL_OK && s->arc_rack >= 0)
-        st = pl_flownet_set_arc_bounds(net, s->arc_rack, 0, remote_cap);
+        st = set_upper(net, s->arc_rack, remote_cap);
     if (st == PL_OK && s->arc_local >= 0)
         st = pl_flownet_set_arc_cost(net, s->arc_local, c->local);
+    if (st == PL_OK && s->arc_local >= 0 && !s->restricted)
+        st = set_upper(net, s->arc_local, s->units);
+    return st;
+}
+
+/* A running sub-task (Algorithm 5: kept until its job completes): every
+ * route closed but one arc to the provider it was placed on, carrying its
+ * b_i, so its flow is pinned there by conservation (no preemption). The
+ * arc costs nothing: the pinned flow adds a constant to the optimum. */
+static pl_status sub_pin(drm_phase *ph, drm_sub *s, int32_t server)
+{
+    pl_flownet *net = ph->net;
+    int32_t prov = ph->prov_of_vertex[server];
+    if (prov < 0)
+        return pl_err(PL_EINTERNAL, "drmaestro: a running sub-task's server %d offers nothing", server);
+    pl_status st = PL_OK;
+    int32_t close[4] = { s->arc_u, s->arc_x, s->arc_rack, s->arc_local };
+    for (int i = 0; i < 4 && st == PL_OK; i++)
+        if (close[i] >= 0)
+            st = set_upper(net, close[i], 0);
+    if (st == PL_OK && s->pin_arc >= 0 && s->pin_server != server) {
+        st = pl_flownet_remove_arc(net, s->pin_arc);
+        s->pin_arc = -1;
+    }
+    if (st == PL_OK && s->pin_arc < 0)
+        st = pl_flownet_add_arc(net, s->node, ph->prov_node[prov], 0, s->units, 0, &s->pin_arc);
+    else if (st == PL_OK)
+        st = set_upper(net, s->pin_arc, s->units);
+    s->pin_server = server;
+    s->server = server;
+    return st;
+}
+
+static pl_status sub_unpin(drm_phase *ph, drm_sub *s)
+{
+    if (s->pin_arc < 0)
+        return PL_OK;
+    pl_status st = pl_flownet_remove_arc(ph->net, s->pin_arc);
+    s->pin_arc = s->pin_server = -1;
     return st;
 }
 
@@ -509,9 +658,9 @@ static pl_status sub_unrestrict(drm_phase *ph, drm_sub *s)
     for (int32_t i = 0; i < s->ndirect && st == PL_OK; i++)
         st = pl_flownet_remove_arc(ph->net, s->direct_arc[i]);
     sub_free_direct(s);
-    if (st == PL_OK && s->arc_local >= 0)
-        st = pl_flownet_set_arc_bounds(ph->net, s->arc_local, 0, 1);
     s->restricted = 0;
+    if (st == PL_OK && s->arc_local >= 0)
+        st = set_upper(ph->net, s->arc_local, s->units);
     return st;
 }
 
@@ -542,7 +691,7 @@ static pl_status sub_restrict(pl_drm *d, drm_phase *ph, int p, drm_sub *s, int32
     int32_t home = p == DRM_CPU ? -1 : s->home;
     int32_t home_prov = home >= 0 ? ph->prov_of_vertex[home] : -1;
     int32_t home_rack = home >= 0 ? d->rack_of_vertex[home] : -1;
-    int64_t remote_cap = p == DRM_CPU || c->remote_ok ? 1 : 0;
+    int64_t remote_cap = p == DRM_CPU || c->remote_ok ? s->units : 0;
     s->restricted = 1;
     st = pl_flownet_set_arc_bounds(ph->net, s->arc_x, 0, 0);
     if (st == PL_OK && s->arc_rack >= 0)
@@ -674,6 +823,86 @@ out:
     return st;
 }
 
+/* Eq. 10's flows (phases 1 and 3 outside the slot form) are not one unit
+ * per sub-task: a sub-task's b_i units may split over servers, or part of
+ * them stay unscheduled, and the sum of normalised amounts does not make
+ * each resource fit. So a sub-task is placed only when none of its units is
+ * unscheduled, on the server its local or direct arc feeds, or else, as it
+ * was routed, on the first server (preorder) of its home's rack or of the
+ * cluster that still has flow from the aggregators left; and only where its
+ * demand really fits after the earlier sub-tasks' (else it stays
+ * unscheduled: the gang rule then holds its job back this round). */
+static int units_fit(const pl_topology *topo, int p, drm_taken *scratch, int64_t *used, int32_t prov,
+                     int32_t server, const pl_drm_job_request *r, int32_t task)
+{
+    if (p == DRM_NVME)
+        return drm_pick_nvme(topo, scratch, server, r->nvme_bw_bytes_per_s, r->nvme_bytes) >= 0;
+    pl_task_demand dm;
+    int64_t fc = 0, fm = 0;
+    pl_job_task(r->job, task, &dm);
+    pl_topology_subtree_amount(topo, server, -1, PL_RES_CORES, NULL, &fc);
+    pl_topology_subtree_amount(topo, server, -1, PL_RES_MEMORY, NULL, &fm);
+    if (fc - used[2 * prov] < dm.cores || fm - used[2 * prov + 1] < dm.memory)
+        return 0;
+    used[2 * prov] += dm.cores;
+    used[2 * prov + 1] += dm.memory;
+    return 1;
+}
+
+static pl_status decode_units(pl_drm *d, const pl_topology *topo, int p, const pl_drm_job_request *reqs,
+                              const uint8_t *active)
+{
+    drm_phase *ph = &d->ph[p];
+    int64_t *budget = pl_alloc((size_t)ph->nprov + 1, sizeof *budget);
+    int64_t *used = pl_alloc(2 * (size_t)ph->nprov + 1, sizeof *used);
+    drm_taken scratch = { pl_alloc((size_t)d->nvert * PL_RES_COUNT + 1, sizeof(int64_t)) };
+    pl_status st = budget && used && scratch.amt ? PL_OK : PL_ENOMEM;
+    for (int32_t v = 0; v < ph->nprov && st == PL_OK; v++)
+        budget[v] = flow_of(ph->net, ph->prov_in_arc[v]);
+    for (int32_t i = 0; i < d->ne && st == PL_OK; i++) {
+        const pl_drm_job_request *r = &reqs[d->e[i].req];
+        drm_jphase *jp = &d->e[i].ph[p];
+        for (int32_t k = 0; active[i] && k < jp->count; k++) {
+            drm_sub *s = &jp->sub[k];
+            s->server = -1;
+            if (flow_of(ph->net, s->arc_u) > 0)
+                continue;
+            int32_t hp = s->home >= 0 ? ph->prov_of_vertex[s->home] : -1;
+            if (flow_of(ph->net, s->arc_local) > 0 && hp >= 0 &&
+                units_fit(topo, p, &scratch, used, hp, s->home, r, s->task)) {
+                s->server = s->home;
+                continue;
+            }
+            for (int32_t q = 0; q < s->ndirect && s->server < 0; q++) {
+                int32_t v = s->direct_prov[q];
+                if (flow_of(ph->net, s->direct_arc[q]) > 0 &&
+                    units_fit(topo, p, &scratch, used, v, ph->prov_vertex[v], r, s->task))
+                    s->server = ph->prov_vertex[v];
+            }
+            /* Second pass (any > 0), for units through the aggregators only,
+             * where the flow never named the server: it scheduled the
+             * sub-task but promised room that is not there, so any server of
+             * the same routes where it does fit serves (the repair). A
+             * sub-task sent to a named server (local or direct arc) without
+             * room waits. */
+            for (int any = 0; any < 2 && s->server < 0; any++) {
+                int via_x = flow_of(ph->net, s->arc_x) > 0, via_rack = flow_of(ph->net, s->arc_rack) > 0;
+                int32_t rack = s->home >= 0 ? d->rack_of_vertex[s->home] : -1;
+                for (int32_t v = 0; v < ph->nprov && s->server < 0 && (via_x || via_rack); v++)
+                    if ((any || budget[v] > 0) && (via_x || ph->prov_rack[v] == rack) &&
+                        units_fit(topo, p, &scratch, used, v, ph->prov_vertex[v], r, s->task)) {
+                        s->server = ph->prov_vertex[v];
+                        budget[v] -= s->units;
+                    }
+            }
+        }
+    }
+    free(budget);
+    free(used);
+    free(scratch.amt);
+    return st;
+}
+
 /* ---- one round ------------------------------------------------------------------- */
 
 static void drop_absent_entries(pl_drm *d)
@@ -686,6 +915,7 @@ static void drop_absent_entries(pl_drm *d)
                     jphase_remove(&d->ph[p], &d->e[i].ph[p]);
                 else
                     jphase_free_subs(&d->e[i].ph[p]);
+            entry_free_held(&d->e[i]);
             continue;
         }
         d->e[w++] = d->e[i];
@@ -699,10 +929,16 @@ pl_status drm_bind_requests(pl_drm *d, const pl_drm_job_request *reqs, int32_t n
         d->e[i].req = -1;
     for (int32_t i = 0; i < n; i++) {
         int32_t k;
+        if (reqs[i].running && d->opts.drop_running)
+            continue; /* dropped as when placed (the form before issue 23) */
         pl_status st = drm_entry_get(d, reqs[i].id, &k);
         if (st != PL_OK)
             return st;
         d->e[k].req = i;
+        d->e[k].running = reqs[i].running != 0;
+        if (d->e[k].running && !d->e[k].held[DRM_CPU])
+            return pl_err(PL_EINVAL, "drmaestro: running request %lld was never placed by this handle",
+                          (long long)reqs[i].id);
     }
     drop_absent_entries(d);
     return PL_OK;
@@ -776,20 +1012,46 @@ static pl_status run_phase(pl_drm *d, const pl_topology *topo, int p, const pl_d
     double t0 = pl_now();
     pl_status st = PL_OK;
     drm_phase *ph = &d->ph[p];
+    drm_units nu = *u;
+    d->phase_now = p;
     if (!ph->net)
         st = phase_build_base(d, topo, p);
     if (st == PL_OK)
-        st = phase_update_providers(d, topo, p, u);
-    int64_t supply = 0;
+        phase_maxima(topo, ph, p, &nu);
+    /* Every job's nodes and b_i first: the running ones' units on their
+     * providers set the providers' capacities. */
+    int64_t *pinned = pl_alloc((size_t)ph->nprov + 1, sizeof *pinned);
+    if (!pinned && st == PL_OK)
+        st = PL_ENOMEM;
     for (int32_t i = 0; i < d->ne && st == PL_OK; i++) {
         drm_entry *e = &d->e[i];
-        st = jphase_ensure(d, p, e, &reqs[e->req]);
+        const pl_drm_job_request *r = &reqs[e->req];
+        st = jphase_ensure(d, p, e, r);
+        drm_jphase *jp = &e->ph[p];
+        if (st == PL_OK && e->running && e->nheld[p] != jp->count)
+            st = pl_err(PL_EINVAL, "drmaestro: running request %lld changed its tasks", (long long)e->id);
+        for (int32_t k = 0; k < jp->count && st == PL_OK; k++) {
+            drm_sub *s = &jp->sub[k];
+            s->units = sub_units(&nu, p, r, s->task);
+            int32_t prov = e->running ? ph->prov_of_vertex[e->held[p][k]] : -1;
+            if (prov >= 0)
+                pinned[prov] += s->units;
+        }
+    }
+    if (st == PL_OK)
+        st = phase_update_providers(d, topo, p, &nu, pinned);
+    free(pinned);
+    int64_t supply = 0, nsubs = 0;
+    for (int32_t i = 0; i < d->ne && st == PL_OK; i++) {
+        drm_entry *e = &d->e[i];
         drm_jphase *jp = &e->ph[p];
         if (jp->count == 0)
             active[i] = 0;
+        int64_t job_units = 0;
         for (int32_t k = 0; k < jp->count && st == PL_OK; k++) {
             drm_sub *s = &jp->sub[k];
             s->server = -1;
+            int live = active[i] || e->running;
             if (active[i] && p != DRM_CPU)
                 st = sub_set_home(d, ph, s, home_of(e, s));
             if (st == PL_OK && active[i])
@@ -797,9 +1059,15 @@ static pl_status run_phase(pl_drm *d, const pl_topology *topo, int p, const pl_d
             if (st == PL_OK)
                 st = active[i] ? sub_restrict(d, ph, p, s, e->req, &costs[i]) : sub_unrestrict(ph, s);
             if (st == PL_OK)
-                st = pl_flownet_set_supply(ph->net, s->node, active[i] ? 1 : 0);
-            supply += active[i] ? 1 : 0;
+                st = e->running ? sub_pin(ph, s, e->held[p][k]) : sub_unpin(ph, s);
+            if (st == PL_OK)
+                st = pl_flownet_set_supply(ph->net, s->node, live ? s->units : 0);
+            supply += live ? s->units : 0;
+            nsubs += active[i];
+            job_units += s->units;
         }
+        if (st == PL_OK && jp->count > 0)
+            st = set_upper(ph->net, jp->uarc, job_units);
     }
     if (st == PL_OK)
         st = pl_flownet_set_supply(ph->net, ph->sink, -supply);
@@ -808,7 +1076,7 @@ static pl_status run_phase(pl_drm *d, const pl_topology *topo, int p, const pl_d
         stats->build_seconds += t1 - t0;
         stats->arcs[p] = pl_flownet_arc_count(ph->net);
     }
-    if (st != PL_OK || supply == 0)
+    if (st != PL_OK || nsubs == 0)
         return st;
     pl_solve_opts so;
     pl_solve_opts_init(&so);
@@ -822,8 +1090,10 @@ static pl_status run_phase(pl_drm *d, const pl_topology *topo, int p, const pl_d
         if (st == PL_OK)
             pl_flownet_solution_cost(ph->net, &stats->cost[p]);
     }
-    if (st == PL_OK)
-        st = decode_phase(d, p, active, (int32_t)supply);
+    if (st == PL_OK && !nu.slots && p != DRM_GPU)
+        st = decode_units(d, topo, p, reqs, active);
+    else if (st == PL_OK)
+        st = decode_phase(d, p, active, (int32_t)nsubs);
     return st;
 }
 
@@ -895,6 +1165,22 @@ static pl_status realise(const pl_topology *topo, drm_taken *tk, const drm_entry
     return PL_OK;
 }
 
+/* A placed job's servers per phase, where Algorithm 5 keeps its sub-tasks
+ * while it runs. */
+static pl_status remember_servers(drm_entry *e)
+{
+    entry_free_held(e);
+    for (int p = 0; p < DRM_PHASES; p++) {
+        int32_t n = e->ph[p].count > 0 ? e->ph[p].count : 0;
+        if (!(e->held[p] = pl_alloc((size_t)n + 1, sizeof *e->held[p])))
+            return PL_ENOMEM;
+        for (int32_t k = 0; k < n; k++)
+            e->held[p][k] = e->ph[p].sub[k].server;
+        e->nheld[p] = n;
+    }
+    return PL_OK;
+}
+
 pl_status pl_drm_round(pl_drm *d, pl_topology *topo, const pl_drm_job_request *reqs, int32_t n,
                        double network_load, int apply, pl_drm_stats *stats)
 {
@@ -925,23 +1211,33 @@ pl_status pl_drm_round(pl_drm *d, pl_topology *topo, const pl_drm_job_request *r
 
     drm_units u;
     int64_t max_cores, max_memory;
+    /* The queue order of the tie-break counts the queued requests only, so
+     * that the running ones change no cost (Algorithm 5's kept tasks). */
+    int32_t nq = 0, *qpos = pl_alloc((size_t)n + 1, sizeof *qpos);
+    for (int32_t i = 0; qpos && i < n; i++) {
+        qpos[i] = nq;
+        nq += !reqs[i].running;
+        if (reqs[i].running)
+            d->res.pl[i].outcome = PL_DRM_RUNNING;
+    }
     machine_max_free(d, topo, &max_cores, &max_memory);
     drm_jobcost *costs = pl_alloc((size_t)d->ne + 1, sizeof *costs);
     uint8_t *active = pl_alloc((size_t)d->ne + 1, 1);
     uint8_t *outcome = pl_alloc((size_t)d->ne + 1, 1);
     drm_taken tk = { pl_alloc((size_t)d->nvert * PL_RES_COUNT + 1, sizeof(int64_t)) };
-    if (!costs || !active || !outcome || !tk.amt) {
+    if (!costs || !active || !outcome || !tk.amt || !qpos) {
         st = PL_ENOMEM;
         goto out;
     }
     for (int32_t i = 0; i < d->ne; i++) {
         drm_entry *e = &d->e[i];
-        job_cost(d, &reqs[e->req], e->waited, e->postponed, network_load, queue_tie(d, e->req, n),
+        job_cost(d, &reqs[e->req], e->waited, e->postponed, network_load, queue_tie(d, qpos[e->req], nq),
                  &costs[i]);
-        active[i] = (uint8_t)job_fits_somewhere(&reqs[e->req], max_cores, max_memory);
-        outcome[i] = active[i] ? PL_DRM_PLACED : PL_DRM_NO_CPU;
+        active[i] = (uint8_t)(!e->running && job_fits_somewhere(&reqs[e->req], max_cores, max_memory));
+        outcome[i] = e->running ? PL_DRM_RUNNING : active[i] ? PL_DRM_PLACED : PL_DRM_NO_CPU;
     }
     batch_units(d, reqs, active, &u);
+    u.slots = d->opts.slots != 0;
     static const uint8_t fail[DRM_PHASES] = { PL_DRM_NO_CPU, PL_DRM_NO_GPU, PL_DRM_NO_NVME };
     for (int p = 0; p < DRM_PHASES && st == PL_OK; p++) {
         st = run_phase(d, topo, p, reqs, &u, costs, active, stats);
@@ -969,19 +1265,22 @@ pl_status pl_drm_round(pl_drm *d, pl_topology *topo, const pl_drm_job_request *r
         pl->outcome = (pl_drm_outcome)outcome[i];
         if (st == PL_OK && outcome[i] == PL_DRM_PLACED)
             st = realise(topo, &tk, e, &reqs[e->req], pl);
+        if (st == PL_OK && outcome[i] == PL_DRM_PLACED)
+            st = remember_servers(e);
     }
     if (st == PL_OK && apply)
         st = drm_apply(topo, &tk);
     if (st == PL_OK)
         for (int32_t i = 0; i < d->ne; i++) {
             drm_entry *e = &d->e[i];
-            if (outcome[i] != PL_DRM_PLACED)
+            if (outcome[i] != PL_DRM_PLACED && outcome[i] != PL_DRM_RUNNING)
                 e->waited++;
             if (outcome[i] == PL_DRM_POSTPONED)
                 e->postponed++;
             d->res.pl[e->req].waited = e->waited;
         }
 out:
+    free(qpos);
     free(costs);
     free(active);
     free(outcome);

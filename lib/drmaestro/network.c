@@ -1,5 +1,7 @@
-/* How much a job slows when its GPU is remote (seed 004's network
- * sensitivity), for DRMaestro's requests and the simulator's run times. */
+/* How much a Rodinia job slows when its GPU is remote (seed 004's network
+ * sensitivity) or when another Rodinia job's GPU shares its socket (the
+ * co-location model, doc/drmaestro.md), for DRMaestro's requests and the
+ * simulator's run times. */
 #include <strings.h>
 #include "internal/drm_impl.h"
 
@@ -36,4 +38,36 @@ void pl_drm_network_factors(const char *type, double *sf0, double *sf1)
     }
     *sf0 = m0;
     *sf1 = m1;
+}
+
+static int share_index(const char *type)
+{
+    for (int i = 0; type && i < NSHARE; i++)
+        if (!strcasecmp(type, network_share[i].type))
+            return i;
+    return -1;
+}
+
+int pl_drm_network_known(const char *type)
+{
+    return share_index(type) >= 0;
+}
+
+/* Two GPUs under one socket share its PCIe host bridge, so their transfers
+ * contend. The thesis measured each application against a co-runner that
+ * saturates its link (iperf): its run time grows by
+ * c = (1 - isolated) / (1 - loaded). A Rodinia neighbour loads the bridge
+ * in proportion to its own transfer share, relative to the heaviest (NW,
+ * whose pressure is taken as a saturating co-runner's):
+ * slowdown = 1 + (c_a - 1) * isolated_b / max isolated. Not Rodinia: 1. */
+double pl_drm_coloc_slowdown(const char *type, const char *other)
+{
+    int a = share_index(type), b = share_index(other);
+    if (a < 0 || b < 0)
+        return 1;
+    double top = 0;
+    for (int i = 0; i < NSHARE; i++)
+        top = network_share[i].isolated > top ? network_share[i].isolated : top;
+    double c = (1 - network_share[a].isolated) / (1 - network_share[a].loaded);
+    return 1 + (c - 1) * network_share[b].isolated / top;
 }

@@ -31,6 +31,7 @@ typedef struct prof_table {
 
 struct pl_profile_set {
     prof_table solo, coloc;
+    int32_t max_other_gpus; /* largest neighbour GPU count of a co-located entry */
 };
 
 /* ---- keys ----------------------------------------------------------------------- */
@@ -253,7 +254,10 @@ pl_status pl_profile_set_add_colocated(pl_profile_set *ps, const char *type, con
     if (st != PL_OK)
         return st;
     prof_key k = coloc_key(type, size, gpus, other_type, other_size, other_gpus);
-    return table_put(&ps->coloc, &k, seconds);
+    st = table_put(&ps->coloc, &k, seconds);
+    if (st == PL_OK && other_gpus > ps->max_other_gpus)
+        ps->max_other_gpus = other_gpus;
+    return st;
 }
 
 pl_status pl_profile_set_solo(const pl_profile_set *ps, const char *type, const char *size,
@@ -310,9 +314,20 @@ pl_status pl_profile_set_slowdown(const pl_profile_set *ps, const char *type, co
     if (st != PL_OK)
         return st;
     prof_key sk = solo_key(type, size, gpus, PL_SPREAD_INTRA_SOCKET);
-    prof_key ck = coloc_key(type, size, gpus, other_type, other_size, other_gpus);
-    const prof_entry *solo = find(&ps->solo, &sk);
-    const prof_entry *coloc = find(&ps->coloc, &ck);
+    const prof_entry *solo = find(&ps->solo, &sk), *coloc = NULL;
+    /* The neighbour's GPU count is not a measured dimension: the artifact
+     * measured each pair once, beside the neighbour size that fitted, and
+     * copies a 1-GPU job's time over every neighbour count. So a count
+     * without a time takes the nearest measured one (the smaller on a tie). */
+    int32_t q = other_gpus < ps->max_other_gpus ? other_gpus : ps->max_other_gpus;
+    for (int32_t d = 0; !coloc && d < ps->max_other_gpus; d++) {
+        for (int32_t og = q - d; og <= q + d && !coloc; og += 2 * d + !d) {
+            if (og < 1 || og > ps->max_other_gpus)
+                continue;
+            prof_key ck = coloc_key(type, size, gpus, other_type, other_size, og);
+            coloc = find(&ps->coloc, &ck);
+        }
+    }
     /* Co-location is only ever on the same socket(s), so the intra-socket
      * solo time is the baseline the co-located time was measured against. */
     *slowdown = solo && coloc ? coloc->seconds / solo->seconds : 1.0;
@@ -328,4 +343,46 @@ pl_status pl_profile_set_counts(const pl_profile_set *ps, int32_t *solo, int32_t
     if (colocated)
         *colocated = (int32_t)ps->coloc.count;
     return PL_OK;
+}
+
+/* Every entry naming `from`, in either role, copied with `to` in its place.
+ * The entries are snapshot first: inserting may grow the table, which moves
+ * the slots (their strings stay owned by the table and are not freed). */
+static pl_status copy_type_in(pl_profile_set *ps, prof_table *t, const char *from, const char *to)
+{
+    int64_t n = 0;
+    prof_entry *copy = pl_alloc((size_t)t->count + 1, sizeof *copy);
+    if (!copy)
+        return PL_ENOMEM;
+    for (int64_t i = 0; i < t->cap; i++) {
+        const prof_entry *e = &t->slots[i];
+        if (e->type && (!strcmp(e->type, from) || (e->other_type && !strcmp(e->other_type, from))))
+            copy[n++] = *e;
+    }
+    pl_status st = PL_OK;
+    for (int64_t i = 0; i < n && st == PL_OK; i++) {
+        const prof_entry *e = &copy[i];
+        int self = !strcmp(e->type, from), other = e->other_type && !strcmp(e->other_type, from);
+        /* (to, x), (x, to) and (to, to) for a pair of `from`s. */
+        for (int v = 1; v < 4 && st == PL_OK; v++) {
+            if (((v & 1) && !self) || ((v & 2) && !other))
+                continue;
+            const char *ty = (v & 1) ? to : e->type, *oty = (v & 2) ? to : e->other_type;
+            if (!e->other_type)
+                st = pl_profile_set_add_solo(ps, ty, e->size, e->gpus, (pl_spread)e->spread, e->seconds);
+            else
+                st = pl_profile_set_add_colocated(ps, ty, e->size, e->gpus, oty, e->other_size,
+                                                  e->other_gpus, e->seconds);
+        }
+    }
+    free(copy);
+    return st;
+}
+
+pl_status pl_profile_set_copy_type(pl_profile_set *ps, const char *from, const char *to)
+{
+    if (!ps || !from || !to || !strcmp(from, to))
+        return pl_err(PL_EINVAL, "pl_profile_set_copy_type: NULL argument or from == to");
+    pl_status st = copy_type_in(ps, &ps->solo, from, to);
+    return st == PL_OK ? copy_type_in(ps, &ps->coloc, from, to) : st;
 }

@@ -16,7 +16,7 @@ void pl_utility_opts_init(pl_utility_opts *opts)
     opts->alpha_cc = 1.0 / 3.0;
     opts->alpha_b = 1.0 / 3.0;
     opts->alpha_d = 1.0 / 3.0;
-    opts->form = PL_UTILITY_ARTIFACT;
+    opts->form = PL_UTILITY_PAPER;
     opts->min_cost = 0.01;
 }
 

@@ -195,6 +195,40 @@ int32_t pl_sched_idle_rounds(const pl_sched *s)
     return s ? pl_policy_idle_rounds(s->policy) : 0;
 }
 
+/* What the demand layer changes (CPU-only or fractional tasks, GPU models,
+ * GPUs partly shared) is not in topo-aware's own scores: such a job gets the
+ * utility of the decision pl_sched_place() would take for it held to each
+ * machine in turn by a node filter (-1 where it waits), as a Kubernetes
+ * extender asks node by node. */
+static pl_status score_by_decision(const pl_sched *s, const pl_policy_opts *o, const pl_job *job,
+                                   const pl_running_job *run, int32_t nrun, const int32_t *machines, int32_t n,
+                                   double *scores)
+{
+    pl_policy_opts po = *o;
+    po.policy = "topo-aware";
+    pl_policy *p = NULL;
+    pl_job *held = NULL;
+    pl_status st = pl_policy_create(&po, &p);
+    if (!st)
+        st = pl_job_copy(job, &held);
+    for (int32_t i = 0; i < n && !st; i++) {
+        pl_vertex_info vi;
+        pl_decision *d = NULL;
+        pl_decision_info info;
+        scores[i] = -1;
+        if ((st = pl_topology_vertex(s->topo, machines[i], &vi)) || !pl_job_admits_node(job, vi.name) ||
+            (st = pl_job_set_node_filter(held, &vi.name, 1)) ||
+            (st = pl_policy_decide(p, &po, s->topo, run, nrun, &held, 1, &d)))
+            continue;
+        if (!(st = pl_decision_get(d, 0, &info)) && info.kind == PL_DECISION_PLACED)
+            scores[i] = info.utility;
+        pl_decision_free(d);
+    }
+    pl_job_free(held);
+    pl_policy_free(p);
+    return st;
+}
+
 pl_status pl_sched_score(const pl_sched *s, const pl_policy_opts *opts, const pl_job *job,
                          const int32_t *machines, int32_t n, double *scores)
 {
@@ -215,8 +249,12 @@ pl_status pl_sched_score(const pl_sched *s, const pl_policy_opts *opts, const pl
     pl_job *q = (pl_job *)job; /* read only, as every policy treats its queue */
     pl_policy_request req = {.opts = &o, .topo = s->topo, .running = run, .nrunning = nrun, .queue = &q,
                              .nqueue = 1};
+    int plain = 0;
     if (!st)
-        st = pl_topo_aware_scores(&req, job, machines, n, scores);
+        st = pl_demand_plain(s->topo, &q, 1, &plain);
+    if (!st)
+        st = plain ? pl_topo_aware_scores(&req, job, machines, n, scores)
+                   : score_by_decision(s, &o, job, run, nrun, machines, n, scores);
     free(run);
     return st;
 }

@@ -14,9 +14,14 @@ struct pl_nvme_sim_result {
     pl_nvme_sim_summary sum;
 };
 
-static const char *const scenario_names[] = {"nvme-s1", "nvme-s2", "nvme-s3", NULL};
-/* Table 4.2: bandwidth / capacity / compute shares. */
-static const double scenario_mix[3][3] = {{0.7, 0.1, 0.2}, {0.1, 0.7, 0.2}, {0.2, 0.1, 0.7}};
+static const char *const scenario_names[] = {"nvme-s1",     "nvme-s2",     "nvme-s3",
+                                             "nvme-gpu-s1", "nvme-gpu-s2", "nvme-gpu-s3", NULL};
+/* Tables 4.2 and 5.3: bandwidth / capacity / compute / GPU shares; the
+ * chapter 5 mixes (the last three) come with one GPU. */
+static const double scenario_mix[6][4] = {
+    {0.7, 0.1, 0.2, 0},     {0.1, 0.7, 0.2, 0},   {0.2, 0.1, 0.7, 0},
+    {0.5, 0.2, 0.2, 0.1},   {0.1, 0, 0.1, 0.8},   {0.2, 0.2, 0.1, 0.4},
+};
 
 
 void pl_nvme_sim_opts_init(pl_nvme_sim_opts *o)
@@ -31,12 +36,20 @@ void pl_nvme_sim_opts_init(pl_nvme_sim_opts *o)
     o->frac_capacity = scenario_mix[0][1];
     o->frac_compute = scenario_mix[0][2];
     o->frac_high = 0.2;
+    o->delta_high = PL_DISAGG_DELTA_HIGH;
+    o->frac_fio = 0;
+    o->frac_gpu = 0;
+    o->gpus = 0;
+    o->gpu_split = 1;
     o->seed = 1;
     o->nodes = 5;
     o->cores_per_node = 25;
     o->nvme = 10;
     o->nvme_bw_bytes_per_s = 2000000000LL;
     o->nvme_cap_bytes = 600000000000LL;
+    o->layout = PL_NVME_LAYOUT_DISAGG;
+    o->arrivals = PL_NVME_ARRIVALS_POISSON;
+    o->static_sharing = 0;
 }
 
 const char *const *pl_nvme_sim_scenario_names(void)
@@ -53,11 +66,13 @@ pl_status pl_nvme_sim_scenario(const char *name, pl_nvme_sim_opts *o)
             o->frac_bandwidth = scenario_mix[i][0];
             o->frac_capacity = scenario_mix[i][1];
             o->frac_compute = scenario_mix[i][2];
+            o->frac_gpu = scenario_mix[i][3];
+            o->gpus = i >= 3 ? 1 : 0;
             return PL_OK;
         }
     }
-    return pl_err(PL_ENOTFOUND, "unknown NVMe scenario '%s' (known: nvme-s1, nvme-s2, nvme-s3)",
-                  name);
+    return pl_err(PL_ENOTFOUND, "unknown NVMe scenario '%s' (known: nvme-s1, nvme-s2, nvme-s3, "
+                  "nvme-gpu-s1, nvme-gpu-s2, nvme-gpu-s3)", name);
 }
 
 /* ---- workload generation --------------------------------------------------- */
@@ -68,6 +83,14 @@ static pl_status check_cluster_opts(const pl_nvme_sim_opts *o)
         o->nvme_cap_bytes <= 0)
         return pl_err(PL_EINVAL, "NVMe simulation: the cluster needs nodes, cores and positive "
                                  "device sizes");
+    if ((int)o->layout < 0 || (int)o->layout > (int)PL_NVME_LAYOUT_PA ||
+        (int)o->arrivals < 0 || (int)o->arrivals > (int)PL_NVME_ARRIVALS_REGULAR)
+        return pl_err(PL_EINVAL, "NVMe simulation: unknown layout %d or arrival process %d",
+                      (int)o->layout, (int)o->arrivals);
+    if (o->gpus < 0)
+        return pl_err(PL_EINVAL, "NVMe simulation: negative GPU count");
+    if (o->layout == PL_NVME_LAYOUT_PA && o->nodes < 2 && o->nvme > 1)
+        return pl_err(PL_EINVAL, "NVMe simulation: the physically-attached layout needs 2 nodes");
     return PL_OK;
 }
 
@@ -78,14 +101,14 @@ pl_status pl_nvme_sim_rate(const pl_nvme_sim_opts *o, double *rate_per_s)
     pl_status st = check_cluster_opts(o);
     if (st)
         return st;
-    const double f[3] = {o->frac_bandwidth, o->frac_capacity, o->frac_compute};
-    double total = f[0] + f[1] + f[2];
-    if (!(o->load > 0) || f[0] < 0 || f[1] < 0 || f[2] < 0 || !(total > 0))
+    const double f[4] = {o->frac_bandwidth, o->frac_capacity, o->frac_compute, o->frac_gpu};
+    double total = f[0] + f[1] + f[2] + f[3];
+    if (!(o->load > 0) || f[0] < 0 || f[1] < 0 || f[2] < 0 || f[3] < 0 || !(total > 0))
         return pl_err(PL_EINVAL, "NVMe simulation: load must be > 0 and the workload fractions "
                                  "non-negative with a positive sum");
     /* E[demand x time] per workload for each resource of the fat node. */
     double cores = 0, bw = 0, cap = 0;
-    for (int t = 0; t < 3; t++) {
+    for (int t = 0; t < 4; t++) {
         pl_disagg_workload w;
         pl_disagg_workload_preset((pl_disagg_type)t, 0, 0, &w);
         double p = f[t] / total;
@@ -105,20 +128,6 @@ pl_status pl_nvme_sim_rate(const pl_nvme_sim_opts *o, double *rate_per_s)
     return PL_OK;
 }
 
-/* splitmix64: the same stream on every platform. */
-static uint64_t next_u64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static double next_unit(uint64_t *s)
-{
-    return (double)(next_u64(s) >> 11) * (1.0 / 9007199254740992.0);
-}
-
 pl_status pl_nvme_sim_generate(const pl_nvme_sim_opts *o, pl_disagg_workload **jobs, int32_t *n)
 {
     if (!o || !jobs || !n)
@@ -127,24 +136,34 @@ pl_status pl_nvme_sim_generate(const pl_nvme_sim_opts *o, pl_disagg_workload **j
     pl_status st = pl_nvme_sim_rate(o, &rate);
     if (st)
         return st;
-    if (o->jobs < 1 || o->frac_high < 0 || o->frac_high > 1)
-        return pl_err(PL_EINVAL, "NVMe simulation: jobs must be >= 1 and frac_high in [0, 1]");
+    if (o->jobs < 1 || !(o->frac_high >= 0 && o->frac_high <= 1) ||
+        !(o->frac_fio >= 0 && o->frac_fio <= 1) || !(o->delta_high > 0))
+        return pl_err(PL_EINVAL, "NVMe simulation: jobs must be >= 1, frac_high and frac_fio in "
+                                 "[0, 1], delta_high > 0");
     pl_disagg_workload *w = pl_alloc((size_t)o->jobs, sizeof *w);
     if (!w)
         return PL_ENOMEM;
-    double total = o->frac_bandwidth + o->frac_capacity + o->frac_compute;
+    double total = o->frac_bandwidth + o->frac_capacity + o->frac_compute + o->frac_gpu;
     uint64_t rng = o->seed;
     double t = 0;
     for (int32_t i = 0; i < o->jobs; i++) {
         /* The first workload arrives at 0 so that runs start at a round time. */
         if (i > 0)
-            t += -log(1.0 - next_unit(&rng)) / rate;
-        double u = next_unit(&rng) * total;
+            t += o->arrivals == PL_NVME_ARRIVALS_REGULAR ? 1.0 / rate
+                                                         : -log(1.0 - pl_rng_unit(&rng)) / rate;
+        double u = pl_rng_unit(&rng) * total;
+        double below_gpu = o->frac_bandwidth + o->frac_capacity + o->frac_compute;
         pl_disagg_type type = u < o->frac_bandwidth ? PL_DISAGG_BANDWIDTH_BOUND
                               : u < o->frac_bandwidth + o->frac_capacity ? PL_DISAGG_CAPACITY_BOUND
-                                                                        : PL_DISAGG_COMPUTE_BOUND;
-        int high = next_unit(&rng) < o->frac_high;
+                              : u < below_gpu || !(o->frac_gpu > 0)     ? PL_DISAGG_COMPUTE_BOUND
+                                                                        : PL_DISAGG_GPU_BOUND;
+        int high = pl_rng_unit(&rng) < o->frac_high;
         pl_disagg_workload_preset(type, t, high, &w[i]);
+        /* Extra draws only when asked, so default traces stay as they were. */
+        if (o->frac_fio > 0 && type == PL_DISAGG_BANDWIDTH_BOUND && pl_rng_unit(&rng) < o->frac_fio)
+            w[i].model = PL_DISAGG_MODEL_FIO;
+        if (high)
+            w[i].deadline_s = w[i].base_time_s * o->delta_high + t;
     }
     *jobs = w;
     *n = o->jobs;
@@ -161,6 +180,8 @@ typedef struct run_state {
     pl_nvme_sim_record *rec;
     int32_t n;
     int32_t *placement;      /* disagg placement id per job */
+    uint64_t *ver;           /* per job: finish events of another version are stale */
+    double *end;             /* per job: the end its live finish event carries */
     int32_t *queue;          /* queued jobs in EDF order */
     int32_t nqueue;
     pl_sim_heap heap;
@@ -273,9 +294,34 @@ static pl_status note_composition(run_state *s, int32_t comp, int32_t size)
     return PL_OK;
 }
 
+/* The sharing set of comp changed: the disagg module moved its sharers'
+ * ends (opts.reshare); replace the finish event of each one that moved.
+ * `skip` is the job just started (-1 for none). */
+static pl_status reschedule_sharers(run_state *s, int32_t comp, int32_t skip)
+{
+    if (s->o->static_sharing)
+        return PL_OK;
+    for (int32_t j = 0; j < s->n; j++) {
+        const pl_nvme_sim_record *r = &s->rec[j];
+        if (j == skip || r->composition != comp || r->start_s < 0 || r->finish_s >= 0)
+            continue;
+        double end;
+        if (pl_disagg_placement(s->c, s->placement[j], NULL, NULL, NULL, NULL, &end))
+            return pl_err(PL_EINTERNAL, "NVMe simulation: workload %d lost its placement", (int)j);
+        if (end == s->end[j])
+            continue;
+        s->end[j] = end;
+        pl_status st = pl_sim_heap_push(&s->heap, end, PL_SIM_EV_FINISH, j, ++s->ver[j]);
+        if (st)
+            return st;
+    }
+    return PL_OK;
+}
+
 static pl_status start_job(run_state *s, int32_t j, const pl_disagg_decision *d, double now)
 {
     const pl_disagg_workload *w = &s->w[j];
+    pl_status st;
     int32_t id;
     if (pl_disagg_apply(s->c, w, d, now, &id))
         return pl_err(PL_EINTERNAL, "NVMe simulation: the disagg module refused its own decision "
@@ -298,22 +344,24 @@ static pl_status start_job(run_state *s, int32_t j, const pl_disagg_decision *d,
         pl_disagg_composition(s->c, comp, &info);
         r->comp_size = info.n_devices;
         r->sharers = info.sharers;
-        pl_status st = note_composition(s, comp, info.n_devices);
-        if (st)
+        if ((st = note_composition(s, comp, info.n_devices)))
             return st;
     }
     s->placement[j] = id;
     s->run_cores += w->cores;
     s->run_bw += (double)w->nvme_bw_bytes_per_s;
     s->run_cap += (double)w->nvme_cap_bytes;
-    return pl_sim_heap_push(&s->heap, end, PL_SIM_EV_FINISH, j, 0);
+    s->end[j] = end;
+    if ((st = pl_sim_heap_push(&s->heap, end, PL_SIM_EV_FINISH, j, ++s->ver[j])))
+        return st;
+    return comp >= 0 ? reschedule_sharers(s, comp, j) : PL_OK;
 }
 
-static void finish_job(run_state *s, int32_t j, double now)
+static pl_status finish_job(run_state *s, int32_t j, double now)
 {
     const pl_disagg_workload *w = &s->w[j];
     pl_nvme_sim_record *r = &s->rec[j];
-    pl_disagg_release(s->c, s->placement[j]);
+    pl_disagg_release_at(s->c, s->placement[j], now);
     r->finish_s = now;
     r->missed = now > w->deadline_s;
     s->run_cores -= w->cores;
@@ -328,7 +376,9 @@ static void finish_job(run_state *s, int32_t j, double now)
             s->composed -= s->comp_size[r->composition];
             s->live_comps--;
         }
+        return reschedule_sharers(s, r->composition, -1);
     }
+    return PL_OK;
 }
 
 /* Try every queued job in EDF order; one that does not fit waits. */
@@ -419,11 +469,26 @@ static void summarise(run_state *s, pl_nvme_sim_summary *sum)
 static pl_status build_cluster(const pl_nvme_sim_opts *o, pl_disagg_cluster **out)
 {
     pl_disagg_cluster *c;
+    pl_disagg_opts dopts;
+    pl_disagg_opts_init(&dopts);
+    dopts.reshare = !o->static_sharing;
     pl_status st = pl_disagg_cluster_create(&c);
+    if (!st)
+        st = pl_disagg_set_opts(c, &dopts);
     for (int32_t i = 0; !st && i < o->nodes; i++)
         st = pl_disagg_add_node(c, o->cores_per_node, 0, NULL);
+    /* PA (sec. 4.4.1): "the first has attached six of them and the remaining
+     * four at the second": 60 % on node 0, the rest on node 1. */
+    int32_t on_first = (int32_t)ceil(0.6 * o->nvme);
     for (int32_t i = 0; !st && i < o->nvme; i++)
-        st = pl_disagg_add_nvme(c, o->nvme_bw_bytes_per_s, o->nvme_cap_bytes, NULL);
+        st = o->layout == PL_NVME_LAYOUT_PA
+                 ? pl_disagg_add_nvme_at(c, o->nvme_bw_bytes_per_s, o->nvme_cap_bytes,
+                                         i < on_first ? 0 : 1, NULL)
+                 : pl_disagg_add_nvme(c, o->nvme_bw_bytes_per_s, o->nvme_cap_bytes, NULL);
+    /* Table 5.2: 4 GB/s, 16 GB; a Tesla T4 splits into 1, 2 or 4 vGPUs. */
+    static const int32_t t4[] = {1, 2, 4};
+    for (int32_t i = 0; !st && i < o->gpus; i++)
+        st = pl_disagg_add_gpu(c, 4000000000LL, 16000000000LL, t4, o->gpu_split ? 3 : 1, NULL);
     if (st)
         pl_disagg_cluster_free(c);
     else
@@ -442,7 +507,11 @@ static pl_status run_events(run_state *s)
         while (s->heap.n > 0 && s->heap.ev[0].time == now) {
             pl_sim_heap_pop(&s->heap, &e);
             if (e.kind == PL_SIM_EV_FINISH) {
-                finish_job(s, e.job, now);
+                if (e.version != s->ver[e.job])
+                    continue; /* its composition's sharing changed since */
+                pl_status st = finish_job(s, e.job, now);
+                if (st)
+                    return st;
             } else {
                 const pl_disagg_workload *w = &s->w[e.job];
                 s->lf_cores += w->cores;
@@ -462,7 +531,7 @@ static pl_status run_events(run_state *s)
 static const pl_column run_cols[] = {
     PL_COLUMN(run_state, w),         PL_COLUMN(run_state, placement),   PL_COLUMN(run_state, queue),
     PL_COLUMN(run_state, comp_size), PL_COLUMN(run_state, comp_live),   PL_COLUMN(run_state, comp_hosted),
-    PL_COLUMN(run_state, comp_t0),
+    PL_COLUMN(run_state, comp_t0),   PL_COLUMN(run_state, ver),         PL_COLUMN(run_state, end),
 };
 
 static void free_state(run_state *s)
@@ -472,16 +541,17 @@ static void free_state(run_state *s)
     pl_sim_heap_free(&s->heap);
 }
 
-static pl_status check_trace(const pl_disagg_workload *jobs, int32_t n, pl_disagg_policy policy)
+static pl_status check_trace(const pl_nvme_sim_opts *o, const pl_disagg_workload *jobs, int32_t n,
+                             pl_disagg_policy policy)
 {
-    if ((int)policy < 0 || (int)policy > (int)PL_DISAGG_AWARE)
+    if ((int)policy < 0 || (int)policy > (int)PL_DISAGG_GPU_AWARE)
         return pl_err(PL_EINVAL, "NVMe simulation: policy %d is not one of first-fit, "
-                                 "max-composition, min-fragmentation, disagg-aware",
+                                 "max-composition, min-fragmentation, disagg-aware, gpu-aware",
                       (int)policy);
     for (int32_t j = 0; j < n; j++) {
-        if (job_type(&jobs[j]) == 3)
-            return pl_err(PL_EINVAL, "NVMe simulation: workload %d requests a GPU (chapter 4 has "
-                                     "none)",
+        if (job_type(&jobs[j]) == 3 && o->gpus < 1)
+            return pl_err(PL_EINVAL, "NVMe simulation: workload %d requests a GPU and the "
+                                     "cluster has none",
                           (int)j);
         if (!(jobs[j].arrival_s >= 0) || !isfinite(jobs[j].arrival_s))
             return pl_err(PL_EINVAL, "NVMe simulation: workload %d has a bad arrival time",
@@ -509,7 +579,9 @@ static pl_status simulate(const pl_nvme_sim_opts *o, const pl_disagg_workload *j
     s.rec = pl_alloc((size_t)n, sizeof *s.rec);
     s.placement = pl_alloc((size_t)n, sizeof *s.placement);
     s.queue = pl_alloc((size_t)n, sizeof *s.queue);
-    if (!r || !s.w || !s.rec || !s.placement || !s.queue) {
+    s.ver = pl_alloc((size_t)n, sizeof *s.ver);
+    s.end = pl_alloc((size_t)n, sizeof *s.end);
+    if (!r || !s.w || !s.rec || !s.placement || !s.queue || !s.ver || !s.end) {
         st = PL_ENOMEM;
         goto fail;
     }
@@ -570,6 +642,7 @@ static pl_status fat_node_window(const pl_nvme_sim_opts *o, const pl_disagg_work
     fat.nvme = o->nvme > 0 ? 1 : 0;
     fat.nvme_bw_bytes_per_s = o->nvme_bw_bytes_per_s * (o->nvme > 0 ? o->nvme : 1);
     fat.nvme_cap_bytes = o->nvme_cap_bytes * (o->nvme > 0 ? o->nvme : 1);
+    fat.layout = PL_NVME_LAYOUT_DISAGG; /* the load factor does not depend on the layout */
     pl_disagg_workload *ideal = pl_alloc((size_t)n, sizeof *ideal);
     load_step *steps = pl_alloc(2 * (size_t)n, sizeof *steps);
     if (!ideal || !steps) {
@@ -578,8 +651,12 @@ static pl_status fat_node_window(const pl_nvme_sim_opts *o, const pl_disagg_work
         return pl_err(PL_ENOMEM, "NVMe simulation: out of memory");
     }
     memcpy(ideal, jobs, (size_t)n * sizeof *ideal);
-    for (int32_t j = 0; j < n; j++)
+    for (int32_t j = 0; j < n; j++) {
         ideal[j].model = PL_DISAGG_MODEL_NONE; /* the ideal node has no sharing slowdown */
+        /* The window follows the CPU load factor only: a GPU job holds its
+         * cores for its base time on the fat node. */
+        ideal[j].gpu_bw_bytes_per_s = ideal[j].gpu_mem_bytes = 0;
+    }
     pl_nvme_sim_result *r = NULL;
     pl_status st = simulate(&fat, ideal, n, PL_DISAGG_FIRST_FIT, 0, 0, 0, &r);
     free(ideal);
@@ -624,7 +701,7 @@ pl_status pl_nvme_sim_run(const pl_nvme_sim_opts *o, const pl_disagg_workload *j
     }
     pl_status st = check_cluster_opts(o);
     if (!st)
-        st = check_trace(jobs, n, policy);
+        st = check_trace(o, jobs, n, policy);
     if (st)
         return st;
     int reached = 0;

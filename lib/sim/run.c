@@ -143,6 +143,7 @@ static pl_status begin_tasks(srun *r, int32_t i, double t)
         /* More load on the network: every remote job slows (this one too,
          * rescheduled by its neighbour update below). */
         r->remote_gpus += a->remote;
+        r->remote_traffic += a->remote * (1 - 1 / a->sf0);
         if ((st = pl_sim_update_remote(r, t)))
             return st;
         r->remote_jobs[r->nremote_jobs++] = i;
@@ -262,6 +263,9 @@ static pl_status release_job(srun *r, int32_t i, double t)
     if (!st && was_running && a->remote > 0) {
         remove_id(r->remote_jobs, &r->nremote_jobs, i);
         r->remote_gpus -= a->remote;
+        r->remote_traffic -= a->remote * (1 - 1 / a->sf0);
+        if (r->nremote_jobs == 0)
+            r->remote_traffic = 0; /* no drift from the subtractions */
         st = pl_sim_update_remote(r, t);
     }
     a->remote = 0;

@@ -4,9 +4,14 @@
 #include <math.h>
 #include "sim_impl.h"
 
+/* A remote GPU's job keeps two network links busy (its machine's and the
+ * GPU's) for its isolated network share of the time; a link saturated as
+ * by the thesis' iperf co-runner is load 1. The load is the mean over the
+ * machines' links (doc/drmaestro.md, "Network load"). */
 double pl_sim_network_load(const srun *r)
 {
-    return r->m.gpus_total > 0 ? (double)r->remote_gpus / r->m.gpus_total : 0;
+    double l = r->s->nmachines > 0 ? 2 * r->remote_traffic / r->s->nmachines : 0;
+    return l < 1 ? l : 1;
 }
 
 /* The compute part is unchanged and the network part grows with the load
@@ -39,6 +44,9 @@ static pl_status interference(srun *r, int32_t i, double *slow)
                                                    r->j[o].k, &sd);
             if (st)
                 return st;
+            /* Unprofiled pair: the Rodinia co-location model (1 for other types). */
+            if (sd == 1)
+                sd = pl_drm_coloc_slowdown(pl_job_workload_type(a->job), pl_job_workload_type(b));
             if (pl_sim_cotenant(r, a, o))
                 sd = (sd > 1 ? sd : 1) * r->s->opts.gpu_share_factor;
             if (sd > worst)

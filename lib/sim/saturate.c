@@ -57,18 +57,18 @@ static pl_status sample(const pl_fpod *pods, int32_t n, double target, uint64_t 
         total += demand(&pods[i]);
     }
     for (int32_t i = n - 1; i > 0; i--) {
-        int32_t j = (int32_t)(pl_frag_rand(rng) % (uint64_t)(i + 1)), t = seq[i];
+        int32_t j = (int32_t)(pl_rng_u64(rng) % (uint64_t)(i + 1)), t = seq[i];
         seq[i] = seq[j];
         seq[j] = t;
     }
     while (k > 0 && (double)total > target) {
-        int32_t j = (int32_t)(pl_frag_rand(rng) % (uint64_t)k);
+        int32_t j = (int32_t)(pl_rng_u64(rng) % (uint64_t)k);
         total -= demand(&pods[seq[j]]);
         memmove(seq + j, seq + j + 1, (size_t)(k - j - 1) * sizeof *seq);
         k--;
     }
     while (n > 0 && (double)total < target) {
-        int32_t j = (int32_t)(pl_frag_rand(rng) % (uint64_t)n);
+        int32_t j = (int32_t)(pl_rng_u64(rng) % (uint64_t)n);
         if ((double)(total + pods[j].milli) > target)
             break;
         pl_status st = pl_grow((void **)&seq, &cap, k + 1, sizeof *seq);
@@ -233,6 +233,8 @@ pl_status pl_saturate_run(const pl_topology *t, const pl_openb_pods *op, const p
         st = pl_err(PL_EINVAL, "pl_saturate_run: the cluster has no GPU");
     if (!st)
         st = pl_fstate_set_typical(&s, pods, op->n, o->typical);
+    if (!st && pol->uses_typical > 1)
+        st = pl_fstate_set_prices(&s, pods, op->n);
     s.rng = o->seed ^ 0x5851f42d4c957f2dULL;
     /* The run's node order: a permutation drawn from the seed, as the
      * peer's random node names give (ties go to the first node in it). */
@@ -240,7 +242,7 @@ pl_status pl_saturate_run(const pl_topology *t, const pl_openb_pods *op, const p
     if (!st && !order)
         st = PL_ENOMEM;
     for (int32_t i = 0; i < s.nnode && !st; i++) {
-        int32_t j = (int32_t)(pl_frag_rand(&s.rng) % (uint64_t)(i + 1));
+        int32_t j = (int32_t)(pl_rng_u64(&s.rng) % (uint64_t)(i + 1));
         order[i] = order[j];
         order[j] = i;
     }

@@ -20,7 +20,7 @@ PL_INTERNAL extern const size_t pl_sim_workloads100_json_len;
 
 /* ---- scenarios (scenario.c, scenario_drm.c) ---------------------------------- */
 
-/* splitmix64 (same stream on every platform) and a uniform draw in [0, 1). */
+/* pl_rng_u64() and pl_rng_unit() (core.h) under the simulator's names. */
 PL_INTERNAL uint64_t pl_sim_rng_u64(uint64_t *state);
 PL_INTERNAL double pl_sim_rng_unit(uint64_t *state);
 /* The seed 004 scenario (opts already defaulted). */
@@ -179,6 +179,7 @@ typedef struct srun {
     double lost_gpu_seconds;
     /* Remote GPUs in use (they set the network load) and their jobs. */
     int32_t remote_gpus;
+    double remote_traffic; /* sum over running remote GPUs of their job's isolated network share */
     int32_t *remote_jobs;
     int32_t nremote_jobs;
     /* A policy with idle rounds (its decisions change round by round:

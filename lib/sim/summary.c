@@ -51,6 +51,7 @@ pl_status pl_sim_summarise(const pl_sim *s, pl_sim_result *res)
         m->below_min_utility += rec->below_min_utility;
         m->remote_jobs += rec->remote_gpus > 0;
         m->shared_jobs += rec->shared_gpu != 0;
+        m->qos_violations += rec->slowdown > 1 + PL_SIM_QOS_TOLERANCE;
         m->slo_violations += slo > 0 && rec->finish - rec->arrival > slo;
     }
     if (m->done > 0) {

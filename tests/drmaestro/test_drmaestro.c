@@ -132,8 +132,15 @@ static void test_cost_model_worked_values(void **state)
  *   (550 + 750 + B remote 1200 = 2500) or B does (850 + A 2 x 750 = 2350):
  *   B local, A's two GPUs on node0 remotely, cost 2350.
  * Phase 3: node1 has no NVMe, so A's share goes to node0 via the rack: 750.
+ * Those are the slot form's costs (opts.slots). Eq. 10's normalised form
+ * (the default) takes the same decisions at other costs: the largest
+ * machine has 8 cores and 16 GiB, so a task of 4 cores and 1 GiB carries
+ * b = 500 + 62.5 -> 563 units (node0 offers 500 + 1000, node1 2000): phase
+ * 1 costs 563 x 500 + 563 x 800 = 731900. Phase 2 (one resource) is
+ * unchanged: 2350. The NVMe share is 1 of 2 GB/s and 100 GB of 1 TB: 500 +
+ * 100 = 600 units at 750: 450000.
  */
-static void check_hand_case(const char *solver)
+static void check_hand_case(const char *solver, int slots)
 {
     mach_spec m[2] = { { 8, 4, 2, 0, 1 }, { 8, 0, 2, 1, 0 } };
     cl c;
@@ -146,13 +153,14 @@ static void check_hand_case(const char *solver)
     pl_drm_opts o;
     pl_drm_opts_init(&o);
     o.solver = solver;
+    o.slots = slots;
     pl_drm *d;
     assert_pl_ok(pl_drm_create(&o, &d));
     pl_drm_stats st;
     assert_pl_ok(pl_drm_round(d, c.t, r, 2, 0.0, 1, &st));
-    assert_int_equal(st.cost[0], 1300);
+    assert_int_equal(st.cost[0], slots ? 1300 : 731900);
     assert_int_equal(st.cost[1], 2350);
-    assert_int_equal(st.cost[2], 750);
+    assert_int_equal(st.cost[2], slots ? 750 : 450000);
     assert_int_equal(pl_drm_result_count(d), 2);
     const pl_drm_placement *a = pl_drm_result(d, 0), *b = pl_drm_result(d, 1);
     assert_int_equal(a->outcome, PL_DRM_PLACED);
@@ -192,7 +200,8 @@ static void test_hand_case_every_solver(void **state)
     int n = pl_solver_count(), ran = 0;
     for (int i = 0; i < n; i++) {
         const pl_solver_ops *s = pl_solver_at(i);
-        check_hand_case(s->name);
+        check_hand_case(s->name, 0);
+        check_hand_case(s->name, 1);
         ran++;
     }
     assert_true(ran >= 5); /* ssp, network-simplex, cost-scaling, cycle-canceling, glpk */
@@ -509,6 +518,337 @@ static void test_incremental_random_rounds(void **state)
     pl_topology_free(a.t);
 }
 
+
+/* ---- Eq. 5/10: normalised supplies b_i ------------------------------------------------ */
+
+static int count_outcome(const pl_drm *d, int n, pl_drm_outcome o)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += pl_drm_result(d, i)->outcome == o;
+    return k;
+}
+
+/*
+ * One machine of 8 cores and 16 GiB; tasks of 4, 2 and 2 cores (1 GiB
+ * each). The slot form counts slots of the largest task (4 cores): 2 slots,
+ * so the third task waits. Eq. 10 counts 4/8 + 1/16 -> 563 and 2/8 + 1/16 ->
+ * 313 units against the machine's 1000 + 1000: all three fit (8 cores).
+ */
+static void test_normalised_supplies(void **state)
+{
+    (void)state;
+    for (int slots = 0; slots <= 1; slots++) {
+        mach_spec m[1] = { { 8, 0, 0, 0, 0 } };
+        cl c;
+        make_cluster(&c, m, 1);
+        pl_job *j[3] = { make_job(4, 0), make_job(2, 0), make_job(2, 0) };
+        pl_drm_job_request r[3] = { req(1, j[0], 50), req(2, j[1], 50), req(3, j[2], 50) };
+        pl_drm_opts o;
+        pl_drm_opts_init(&o);
+        o.slots = slots;
+        pl_drm *d;
+        pl_drm_stats st;
+        assert_pl_ok(pl_drm_create(&o, &d));
+        assert_pl_ok(pl_drm_round(d, c.t, r, 3, 0, 1, &st));
+        assert_int_equal(count_outcome(d, 3, PL_DRM_PLACED), slots ? 2 : 3);
+        /* Placement costs Eq. 7 (0.5) per unit: 563 + 313 + 313 units; in the
+         * slot form 2 units, and the third task's unit unscheduled at
+         * Eq. 8 (0.5 + W 0) + base 1 + queue tie 1: 2 x 500 + 1501. */
+        assert_int_equal(st.cost[0], slots ? 2501 : 1189 * 500);
+        assert_int_equal(free_of(c.t, c.pkg[0], PL_RES_CORES), slots ? 2 : 0);
+        pl_drm_free(d);
+        for (int i = 0; i < 3; i++)
+            pl_job_free(j[i]);
+        pl_topology_free(c.t);
+    }
+}
+
+/*
+ * The sum of normalised amounts does not make each resource fit: node0 has
+ * no free core but all its 16 GiB (1000 units at load cost 100 per unit),
+ * node1 8 free cores and 16 GiB (2000 units, load 0). Five tasks of 2 cores
+ * (313 units each, 1565 in all) fit node1's flow capacity, but only four
+ * fit its cores: the decoder places four there and leaves the fifth (the
+ * last in the queue) unscheduled rather than over-commit node1 or send it
+ * to node0, which has no core.
+ */
+static void test_normalised_decoder_fits(void **state)
+{
+    (void)state;
+    mach_spec m[2] = { { 8, 8, 0, 0, 0 }, { 8, 0, 0, 0, 0 } };
+    cl c;
+    make_cluster(&c, m, 2);
+    pl_job *j[5];
+    pl_drm_job_request r[5];
+    for (int i = 0; i < 5; i++) {
+        j[i] = make_job(2, 0);
+        r[i] = req(i + 1, j[i], 50);
+    }
+    pl_drm *d;
+    assert_pl_ok(pl_drm_create(NULL, &d));
+    assert_pl_ok(pl_drm_round(d, c.t, r, 5, 0, 1, NULL));
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(pl_drm_result(d, i)->outcome, PL_DRM_PLACED);
+        assert_int_equal(pl_drm_result(d, i)->machine[0], c.machine[1]);
+    }
+    assert_int_equal(pl_drm_result(d, 4)->outcome, PL_DRM_NO_CPU);
+    assert_int_equal(pl_drm_waited(d, 5), 1);
+    assert_int_equal(free_of(c.t, c.pkg[1], PL_RES_CORES), 0);
+    pl_drm_free(d);
+    pl_topology_free(c.t);
+    /* The repair: node0 8 free cores (2000 units, load 0), node1 4 of 8
+     * (1500 units, load 50 per unit). Six tasks of 313 units all go to
+     * node0 in the flow (1878 <= 2000, cheaper); four fit there, and the
+     * other two, which the flow scheduled, fit node1, which got no flow:
+     * they are placed there rather than wait. */
+    mach_spec m2[2] = { { 8, 0, 0, 0, 0 }, { 8, 4, 0, 0, 0 } };
+    make_cluster(&c, m2, 2);
+    pl_job *j6 = make_job(2, 0);
+    pl_drm_job_request r6[6];
+    for (int i = 0; i < 6; i++)
+        r6[i] = req(i + 1, i < 5 ? j[i] : j6, 50);
+    pl_drm_stats st;
+    assert_pl_ok(pl_drm_create(NULL, &d));
+    assert_pl_ok(pl_drm_round(d, c.t, r6, 6, 0, 1, &st));
+    assert_int_equal(st.cost[0], 6 * 313 * 500);
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(pl_drm_result(d, i)->outcome, PL_DRM_PLACED);
+        assert_int_equal(pl_drm_result(d, i)->machine[0], c.machine[i < 4 ? 0 : 1]);
+    }
+    assert_int_equal(free_of(c.t, c.pkg[0], PL_RES_CORES), 0);
+    assert_int_equal(free_of(c.t, c.pkg[1], PL_RES_CORES), 0);
+    pl_drm_free(d);
+    for (int i = 0; i < 5; i++)
+        pl_job_free(j[i]);
+    pl_job_free(j6);
+    pl_topology_free(c.t);
+}
+
+/* ---- Algorithm 5: running tasks kept until they complete -------------------------------- */
+
+/*
+ * node0: 8 cores, 16 GiB, 2 GPUs. Round 1 places A (2 cores, 1 GPU). Round
+ * 2: B (the same) queued, A running. Kept (the default), A's task carries
+ * its 250 + 63 = 313 units pinned to node0, whose arc to the sink carries
+ * the free 750 + 938 units plus A's; node0's load cost is 0.1 x 2/8 -> 25
+ * per unit. Phase 1: B 313 x (500 + 25) + A 313 x 25 = 172150 (dropped:
+ * 164325). Phase 2: node0's GPU arc carries its free GPU plus A's, at
+ * 0.1 x 1/2 -> 50: B 500 + 50, A 50 = 600 (dropped: 550). B's decision is
+ * the same either way: node0, the free GPU.
+ */
+static void test_running_kept(void **state)
+{
+    (void)state;
+    for (int drop = 0; drop <= 1; drop++) {
+        mach_spec m[1] = { { 8, 0, 2, 0, 0 } };
+        cl c;
+        make_cluster(&c, m, 1);
+        pl_job *ja = make_job(2, 1), *jb = make_job(2, 1);
+        pl_drm_job_request r[2] = { req(1, ja, 50), req(2, jb, 50) };
+        pl_drm_opts o;
+        pl_drm_opts_init(&o);
+        o.drop_running = drop;
+        pl_drm *d;
+        pl_drm_stats st;
+        assert_pl_ok(pl_drm_create(&o, &d));
+        assert_pl_ok(pl_drm_round(d, c.t, r, 1, 0, 1, &st));
+        assert_int_equal(pl_drm_result(d, 0)->outcome, PL_DRM_PLACED);
+        pl_drm_job_request r2[2] = { r[1], r[0] };
+        r2[1].running = 1;
+        assert_pl_ok(pl_drm_round(d, c.t, r2, 2, 0, 1, &st));
+        assert_int_equal(st.cost[0], drop ? 164325 : 172150);
+        assert_int_equal(st.cost[1], drop ? 550 : 600);
+        const pl_drm_placement *b = pl_drm_result(d, 0);
+        assert_int_equal(b->outcome, PL_DRM_PLACED);
+        assert_int_equal(b->machine[0], c.machine[0]);
+        assert_int_equal(b->gpu[0].gpu, c.gpu[0][1]);
+        assert_int_equal(pl_drm_result(d, 1)->outcome, PL_DRM_RUNNING);
+        assert_int_equal(pl_drm_waited(d, 1), 0);
+        /* A completes (absent): its nodes leave; B runs on. */
+        pl_drm_job_request r3[1] = { r[1] };
+        r3[0].running = 1;
+        assert_pl_ok(pl_drm_round(d, c.t, r3, 1, 0, 0, &st));
+        assert_int_equal(pl_drm_result(d, 0)->outcome, PL_DRM_RUNNING);
+        /* A job this handle never placed cannot be running. */
+        pl_drm_job_request r4[1] = { req(9, ja, 50) };
+        r4[0].running = 1;
+        assert_pl_status(pl_drm_round(d, c.t, r4, 1, 0, 0, NULL), drop ? PL_OK : PL_EINVAL);
+        pl_drm_free(d);
+        pl_job_free(ja);
+        pl_job_free(jb);
+        pl_topology_free(c.t);
+    }
+}
+
+/* What a placed one-task job holds, to release when it completes. */
+typedef struct held_job {
+    int32_t machine, gpu[2], ngpus;
+} held_job;
+
+/* Release it (the fixture: cores on the package, memory on its NUMA node,
+ * one unit per GPU). */
+static void release_job(cl *c, const held_job *h, const pl_job *j)
+{
+    pl_task_demand dm;
+    int32_t numa, cnt = 0;
+    assert_pl_ok(pl_job_task(j, 0, &dm));
+    int mi = 0;
+    while (c->machine[mi] != h->machine)
+        mi++;
+    assert_pl_ok(pl_topology_release(c->t, c->pkg[mi], PL_RES_CORES, dm.cores));
+    assert_pl_ok(pl_topology_descendants(c->t, c->machine[mi], PL_VK_NUMA, &numa, 1, &cnt));
+    assert_pl_ok(pl_topology_release(c->t, numa, PL_RES_MEMORY, dm.memory));
+    for (int32_t g = 0; g < h->ngpus; g++)
+        assert_pl_ok(pl_topology_release(c->t, h->gpu[g], PL_RES_UNITS, 1));
+}
+
+/* Whether two handles' last rounds put every placed job on the same
+ * machines and GPUs. */
+static int same_places(const pl_drm *a, const pl_drm *b, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const pl_drm_placement *x = pl_drm_result(a, i), *y = pl_drm_result(b, i);
+        if (x->outcome != PL_DRM_PLACED)
+            continue;
+        if (x->machine[0] != y->machine[0] || x->gpus != y->gpus)
+            return 0;
+        for (int32_t g = 0; g < x->gpus; g++)
+            if (x->gpu[g].gpu != y->gpu[g].gpu)
+                return 0;
+    }
+    return 1;
+}
+
+/* Load cost per unit of a provider (doc/drmaestro.md): 0.1 x its used
+ * fraction of res, in cost units (scale 1000). */
+static int64_t load_cost_of(pl_topology *t, int32_t v, int kind, pl_resource res)
+{
+    int64_t cap = 0, fr = 0;
+    assert_pl_ok(pl_topology_subtree_amount(t, v, kind, res, &cap, &fr));
+    double used = cap > 0 ? (double)(cap - fr) / (double)cap : 0.0;
+    return llround(0.1 * used * 1000.0);
+}
+
+/*
+ * With preemption off, keeping the running tasks changes no optimum: their
+ * flow is pinned and the providers' capacities grow by exactly their units,
+ * so the queued tasks face the same feasible flows at costs shifted by a
+ * constant: the pinned units' load cost, computed here independently (a
+ * running task's b_i, 1 in the slot form, times its machine's load cost
+ * per unit; one unit per running GPU at its machine's GPU load cost).
+ * Checked over random rounds (arrivals, completions, both forms) on one
+ * cluster driven by the kept handle: the dropping handle finds the same
+ * optima, shifted by exactly that constant, in phases 1 and 2. With the
+ * default load costs (loads differ by machine) the decisions are identical
+ * too. Without load costs (tied: equal-cost machines) which machine a task
+ * gets depends on the solver's pivot order, which the extra nodes change,
+ * so there only the phase-1 optimum and who is scheduled are compared.
+ */
+static void test_running_kept_same_decisions(void **state)
+{
+    (void)state;
+    for (int v = 0; v < 4; v++) {
+        int slots = v & 1, no_load = v >> 1;
+        mach_spec m[4] = { { 16, 3, 4, 1, 0 }, { 16, 0, 4, 0, 0 }, { 16, 9, 4, 2, 0 }, { 16, 5, 4, 3, 0 } };
+        cl ck;
+        make_cluster(&ck, m, 4);
+        pl_test_rng rng = { 7 + (uint64_t)slots };
+        pl_drm_opts o;
+        pl_drm_opts_init(&o);
+        o.slots = slots;
+        if (no_load)
+            o.load_cost = 0;
+        pl_drm *kept, *drop;
+        assert_pl_ok(pl_drm_create(&o, &kept));
+        o.drop_running = 1;
+        assert_pl_ok(pl_drm_create(&o, &drop));
+        enum { MAXJ = 96 };
+        pl_job *jobs[MAXJ];
+        int left[MAXJ]; /* rounds to run; -1 queued, 0 done */
+        held_job held[MAXJ];
+        pl_drm_job_request all[MAXJ], q[MAXJ];
+        int made = 0, placed_total = 0, kept_rounds = 0, same_machines = 0, compared = 0;
+        for (int round = 0; round < 30; round++) {
+            int arrive = (int)pl_test_range(&rng, 0, 4);
+            for (int k = 0; k < arrive && made < MAXJ; k++, made++) {
+                jobs[made] = make_job(pl_test_range(&rng, 1, 6), pl_test_range(&rng, 0, 2));
+                all[made] = req(made, jobs[made], (double)pl_test_range(&rng, 10, 150));
+                left[made] = -1;
+            }
+            int n = 0, nrun = 0;
+            for (int i = 0; i < made; i++)
+                if (left[i] < 0)
+                    q[n++] = all[i];
+            for (int i = 0; i < made; i++)
+                if (left[i] > 0) {
+                    q[n] = all[i];
+                    q[n++].running = 1;
+                    nrun++;
+                }
+            kept_rounds += nrun > 0;
+            int64_t pinned[2] = { 0, 0 };
+            for (int i = 0; i < made && !no_load; i++) {
+                if (left[i] <= 0)
+                    continue;
+                pl_task_demand dm;
+                assert_pl_ok(pl_job_task(jobs[i], 0, &dm));
+                int64_t b = slots ? 1 : llround(1000.0 * (double)dm.cores / 16) + llround(1000.0 * 1 / 16);
+                pinned[0] += b * load_cost_of(ck.t, held[i].machine, -1, PL_RES_CORES);
+                for (int32_t g = 0; g < held[i].ngpus; g++) {
+                    int32_t mach = -1;
+                    assert_pl_ok(pl_topology_ancestor(ck.t, held[i].gpu[g], PL_VK_MACHINE, &mach));
+                    pinned[1] += load_cost_of(ck.t, mach, PL_VK_GPU, PL_RES_UNITS);
+                }
+            }
+            pl_drm_stats sk, sd;
+            assert_pl_ok(pl_drm_round(drop, ck.t, q, n, 0, 0, &sd));
+            assert_pl_ok(pl_drm_round(kept, ck.t, q, n, 0, 1, &sk));
+            /* A phase with nothing queued is not solved: cost 0 in both. */
+            for (int p = 0; p < 2; p++)
+                if (sk.cost[p] == 0 && sd.cost[p] == 0)
+                    pinned[p] = 0;
+            assert_int_equal(sk.cost[0] - pinned[0], sd.cost[0]);
+            for (int i = 0; i < n; i++)
+                assert_int_equal(pl_drm_result(kept, i)->outcome == PL_DRM_NO_CPU,
+                                 pl_drm_result(drop, i)->outcome == PL_DRM_NO_CPU);
+            if (!no_load) {
+                assert_int_equal(sk.cost[1] - pinned[1], sd.cost[1]);
+                for (int i = 0; i < n; i++)
+                    assert_int_equal(pl_drm_result(kept, i)->outcome, pl_drm_result(drop, i)->outcome);
+                same_machines += same_places(kept, drop, n);
+                compared++;
+            }
+            for (int i = 0; i < n; i++) {
+                const pl_drm_placement *p = pl_drm_result(kept, i);
+                if (p->outcome == PL_DRM_PLACED) {
+                    held_job *h = &held[p->id];
+                    h->machine = p->machine[0];
+                    h->ngpus = p->gpus;
+                    for (int32_t g = 0; g < p->gpus; g++)
+                        h->gpu[g] = p->gpu[g].gpu;
+                    left[p->id] = (int)pl_test_range(&rng, 1, 4);
+                    placed_total++;
+                }
+            }
+            /* Completions: released in both copies of the cluster. */
+            for (int i = 0; i < made; i++)
+                if (left[i] > 0 && --left[i] == 0)
+                    release_job(&ck, &held[i], jobs[i]);
+        }
+        assert_true(placed_total > 20);
+        assert_true(kept_rounds > 10);
+        if (compared)
+            printf("kept vs dropped, variant %d: same machines and GPUs in %d of %d rounds\n", v, same_machines,
+                   compared);
+        pl_drm_free(kept);
+        pl_drm_free(drop);
+        for (int i = 0; i < made; i++)
+            pl_job_free(jobs[i]);
+        pl_topology_free(ck.t);
+    }
+}
+
 /* ---- hardware disaggregation: pools, racks ------------------------------------------ */
 
 static int32_t add_gpus(pl_topology *t, int32_t parent, int n, int used)
@@ -686,6 +1026,10 @@ int main(void)
         cmocka_unit_test(test_network_aware),
         cmocka_unit_test(test_incremental_matches_fresh),
         cmocka_unit_test(test_incremental_random_rounds),
+        cmocka_unit_test(test_normalised_supplies),
+        cmocka_unit_test(test_normalised_decoder_fits),
+        cmocka_unit_test(test_running_kept),
+        cmocka_unit_test(test_running_kept_same_decisions),
         cmocka_unit_test(test_pools_and_racks),
         cmocka_unit_test(test_baselines),
         cmocka_unit_test(test_errors),

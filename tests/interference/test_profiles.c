@@ -110,6 +110,35 @@ static void test_slowdown_needs_both(void **state)
     pl_profile_set_free(ps);
 }
 
+/* The neighbour's GPU count falls back to the nearest measured one (the
+ * smaller on a tie); type, size and the job's own count never do. */
+static void test_slowdown_nearest_neighbour_count(void **state)
+{
+    (void)state;
+    pl_profile_set *ps = NULL;
+    assert_pl_ok(pl_profile_set_create(&ps));
+    assert_pl_ok(pl_profile_set_add_solo(ps, "a", "1", 2, PL_SPREAD_INTRA_SOCKET, 100.0));
+    assert_pl_ok(pl_profile_set_add_colocated(ps, "a", "1", 2, "b", "1", 3, 130.0));
+    assert_true(slowdown(ps, "a", "1", 2, "b", "1", 1) == 1.3);
+    assert_true(slowdown(ps, "a", "1", 2, "b", "1", 7) == 1.3);
+    assert_pl_ok(pl_profile_set_add_colocated(ps, "a", "1", 2, "b", "1", 1, 110.0));
+    assert_true(slowdown(ps, "a", "1", 2, "b", "1", 2) == 1.1);
+    assert_true(slowdown(ps, "a", "1", 2, "b", "1", 3) == 1.3);
+    assert_true(slowdown(ps, "a", "1", 2, "b", "4", 1) == 1.0);
+    assert_true(slowdown(ps, "a", "1", 2, "c", "1", 1) == 1.0);
+    assert_true(slowdown(ps, "a", "1", 1, "b", "1", 1) == 1.0);
+    pl_profile_set_free(ps);
+    /* The artifact's 2-GPU AlexNet b4 was measured beside a 2-GPU AlexNet
+     * b1 only (191.7 s / 152.285 s = 1.259); a 1-GPU AlexNet b1 neighbour takes
+     * that time. */
+    assert_pl_ok(pl_profile_set_builtin(&ps));
+    double want = coloc(ps, "bvlc_alexnet", "4", 2, "bvlc_alexnet", "1", 2) /
+                  solo(ps, "bvlc_alexnet", "4", 2, PL_SPREAD_INTRA_SOCKET);
+    assert_float_equal(want, 191.7 / 152.285, 1e-12);
+    assert_true(slowdown(ps, "bvlc_alexnet", "4", 2, "bvlc_alexnet", "1", 1) == want);
+    pl_profile_set_free(ps);
+}
+
 static void test_invalid_arguments(void **state)
 {
     (void)state;
@@ -253,8 +282,14 @@ static void test_builtin_values(void **state)
     double s = -1;
     assert_pl_ok(pl_profile_set_builtin(&ps));
     /* 4 batch sizes x 2 types x (1-GPU intra, 2-GPU intra and inter, 3-GPU
-     * intra); 288 co-located entries of which 113 are 0 (not measured). */
-    assert_counts(ps, 32, 175);
+     * intra); 288 co-located entries of which 113 are 0 (not measured);
+     * plus CaffeRef, derived from AlexNet: 16 solo entries, and 335
+     * co-located ones (CaffeRef for AlexNet as the job, as the neighbour, or
+     * both), checked one by one in test_builtin_equals_file. */
+    assert_counts(ps, 32 + 16, 175 + 335);
+    assert_float_equal(solo(ps, "bvlc_reference_caffenet", "1", 2, PL_SPREAD_INTER_SOCKET), 159.115, 1e-9);
+    assert_float_equal(coloc(ps, "bvlc_reference_caffenet", "1", 1, "bvlc_reference_caffenet", "4", 1), 75.03,
+                       1e-9);
     assert_float_equal(solo(ps, "bvlc_alexnet", "1", 1, PL_SPREAD_INTRA_SOCKET), 69.165, 1e-9);
     assert_float_equal(coloc(ps, "bvlc_alexnet", "1", 1, "bvlc_alexnet", "4", 1), 75.03, 1e-9);
     assert_float_equal(coloc(ps, "bvlc_alexnet", "1", 1, "bvlc_alexnet", "1", 1), 63.79, 1e-9);
@@ -277,7 +312,18 @@ static void test_builtin_values(void **state)
 
 /* Every non-zero time of the artifact's file, walked independently of the
  * loader, must be in ps with exactly that value; returns how many. */
-static void walk_solo(const pl_profile_set *ps, json_t *doc, int32_t *n)
+#define ALEX "bvlc_alexnet"
+#define CAFFEREF "bvlc_reference_caffenet"
+
+/* The type a derived entry has in place of `type` (copy 1: CaffeRef for AlexNet). */
+static const char *as(const char *type, int copy)
+{
+    return copy && !strcmp(type, ALEX) ? CAFFEREF : type;
+}
+
+/* With derived, the built-in set's CaffeRef copies of every AlexNet entry
+ * are checked and counted too. */
+static void walk_solo(const pl_profile_set *ps, json_t *doc, int derived, int32_t *n)
 {
     const char *type, *size, *g, *where;
     json_t *by_size, *entry, *times, *v;
@@ -289,15 +335,17 @@ static void walk_solo(const pl_profile_set *ps, json_t *doc, int32_t *n)
                     pl_spread sp = strcmp(where, "intra-socket") ? PL_SPREAD_INTER_SOCKET : PL_SPREAD_INTRA_SOCKET;
                     if (want == 0)
                         continue;
-                    assert_true(solo(ps, type, size, atoi(g), sp) == want);
-                    (*n)++;
+                    for (int c = 0; c < 1 + (derived && !strcmp(type, ALEX)); c++) {
+                        assert_true(solo(ps, as(type, c), size, atoi(g), sp) == want);
+                        (*n)++;
+                    }
                 }
             }
         }
     }
 }
 
-static void walk_coloc(const pl_profile_set *ps, json_t *doc, int32_t *n)
+static void walk_coloc(const pl_profile_set *ps, json_t *doc, int derived, int32_t *n)
 {
     const char *type, *size, *g, *ot, *os, *og;
     json_t *by_size, *entry, *partners, *o_by_size, *o_entry, *v;
@@ -310,8 +358,15 @@ static void walk_coloc(const pl_profile_set *ps, json_t *doc, int32_t *n)
                             double want = json_number_value(v);
                             if (want == 0)
                                 continue;
-                            assert_true(coloc(ps, type, size, atoi(g), ot, os, atoi(og)) == want);
-                            (*n)++;
+                            /* Bit 0: the job's type replaced, bit 1: the neighbour's. */
+                            for (int c = 0; c < 4; c++) {
+                                if (c && (!derived || ((c & 1) && strcmp(type, ALEX)) ||
+                                          ((c & 2) && strcmp(ot, ALEX))))
+                                    continue;
+                                assert_true(coloc(ps, as(type, c & 1), size, atoi(g), as(ot, c & 2), os,
+                                                  atoi(og)) == want);
+                                (*n)++;
+                            }
                         }
                     }
                 }
@@ -320,15 +375,15 @@ static void walk_coloc(const pl_profile_set *ps, json_t *doc, int32_t *n)
     }
 }
 
-static void assert_matches_file(const pl_profile_set *ps, const char *path)
+static void assert_matches_file(const pl_profile_set *ps, const char *path, int derived)
 {
     json_error_t e;
     json_t *doc = json_load_file(path, 0, &e);
     if (!doc)
         fail_msg("%s: %s", path, e.text);
     int32_t ns = 0, nc = 0;
-    walk_solo(ps, doc, &ns);
-    walk_coloc(ps, doc, &nc);
+    walk_solo(ps, doc, derived, &ns);
+    walk_coloc(ps, doc, derived, &nc);
     json_decref(doc);
     assert_counts(ps, ns, nc);
 }
@@ -341,8 +396,8 @@ static void test_builtin_equals_file(void **state)
     pl_test_data(path, "sc17/prof_from_experiments.json");
     assert_pl_ok(pl_profile_set_builtin(&builtin));
     assert_pl_ok(pl_profile_set_load_sc17(path, &loaded));
-    assert_matches_file(builtin, path);
-    assert_matches_file(loaded, path);
+    assert_matches_file(builtin, path, 1);
+    assert_matches_file(loaded, path, 0);
     pl_profile_set_free(builtin);
     pl_profile_set_free(loaded);
 }
@@ -372,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_empty_set),
         cmocka_unit_test(test_add_lookup_replace),
         cmocka_unit_test(test_slowdown_needs_both),
+        cmocka_unit_test(test_slowdown_nearest_neighbour_count),
         cmocka_unit_test(test_invalid_arguments),
         cmocka_unit_test(test_many_entries),
         cmocka_unit_test(test_sc17_zero_is_skipped),

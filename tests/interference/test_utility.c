@@ -34,7 +34,7 @@ static void test_opts_defaults(void **state)
     assert_float_equal(o.alpha_cc, 1.0 / 3, 1e-15);
     assert_float_equal(o.alpha_b, 1.0 / 3, 1e-15);
     assert_float_equal(o.alpha_d, 1.0 / 3, 1e-15);
-    assert_int_equal(o.form, PL_UTILITY_ARTIFACT);
+    assert_int_equal(o.form, PL_UTILITY_PAPER);
     assert_float_equal(o.min_cost, 0.01, 1e-15);
     assert_pl_ok(pl_utility_opts_check(&o));
     pl_utility_opts_init(NULL);
@@ -202,8 +202,7 @@ static double sys_u(const pl_utility_opts *o, pl_utility_terms t)
 static void test_artifact_worked_values(void **state)
 {
     (void)state;
-    pl_utility_opts o;
-    pl_utility_opts_init(&o);
+    pl_utility_opts o = opts_form(PL_UTILITY_ARTIFACT);
     /* 2-GPU job across sockets, no neighbours: c_comm = (20 - 1) / 40 = 0.475,
      * U = [1 / (0.475^0.5 + 0.01^0.5)] / 5 = 0.2534 (< 0.5: postponed). */
     pl_utility_terms across = {.gpus = 2, .comm = 20, .comm_min = 1, .comm_norm = 40,
@@ -230,8 +229,7 @@ static void test_artifact_interference_from_builtin(void **state)
     pl_profile_set_free(ps);
     assert_pl_ok(pl_interference_mean(&solo, &coloc, 1, PL_UTILITY_ARTIFACT, &mean));
     assert_float_equal(mean, 0.922, 1e-3);
-    pl_utility_opts o;
-    pl_utility_opts_init(&o);
+    pl_utility_opts o = opts_form(PL_UTILITY_ARTIFACT);
     /* 1-GPU AlexNet b1 next to AlexNet b4: the communication cost is the
      * floor whatever t says, U = [1 / (0.01^0.5 + 0.92183^0.5)] / 5 = 0.1887. */
     pl_utility_terms t = {.gpus = 1, .comm = 999, .comm_norm = 40, .interference = mean, .fragmentation = 0.75};
@@ -242,8 +240,7 @@ static void test_artifact_interference_from_builtin(void **state)
 static void test_artifact_system_utility(void **state)
 {
     (void)state;
-    pl_utility_opts o;
-    pl_utility_opts_init(&o);
+    pl_utility_opts o = opts_form(PL_UTILITY_ARTIFACT);
     /* All three costs at the floor: U_sys = 1 (normaliser 1 / (3 0.01^(1/3)) = 1.5472). */
     pl_utility_terms best = {.gpus = 2, .comm = 1, .comm_min = 1, .comm_norm = 40, .interference = 1,
                              .fragmentation = 1};
@@ -265,8 +262,7 @@ static void test_artifact_system_utility(void **state)
 static void test_artifact_other_weights(void **state)
 {
     (void)state;
-    pl_utility_opts o;
-    pl_utility_opts_init(&o);
+    pl_utility_opts o = opts_form(PL_UTILITY_ARTIFACT);
     o.alpha_cc = 0.8, o.alpha_b = 0.1, o.alpha_d = 0.1;
     pl_utility_terms same = {.gpus = 2, .comm = 1, .comm_min = 1, .comm_norm = 40, .interference = 1};
     /* [1 / (0.01^1.2 + 0.01^0.15)] / 5 */
@@ -282,6 +278,59 @@ static void test_artifact_other_weights(void **state)
 }
 
 /* ---- the paper form ------------------------------------------------------------------------- */
+
+/* Utility of the default form for a slowdown against a fixed worst case. */
+static double u_at(const pl_utility_opts *o, double comm, double slow, double worst, double frag)
+{
+    pl_utility_terms t = {.gpus = 2, .comm = (int64_t)comm, .comm_norm = 22, .interference = slow,
+                          .interference_worst = worst, .fragmentation = frag, .fragmentation_worst = 1};
+    return job_u(o, t);
+}
+
+/* Issue 23: a worse neighbour never raises the utility. The issue's example
+ * (a neighbour causing slowdown 1.05 against one causing 1.50, a 1-GPU job
+ * with no communication term, worst case 1.5): the default form gives
+ * 1 - (0.05 / 0.5) / 3 = 0.9667 against 1 - 1 / 3 = 0.6667; the artifact's
+ * form, kept by name, gives 0.186 against 0.218 (its inversion). */
+static void test_worse_neighbour_never_raises_utility(void **state)
+{
+    (void)state;
+    pl_utility_opts o;
+    pl_utility_opts_init(&o);
+    pl_utility_terms mild = {.gpus = 1, .interference = 1.05, .interference_worst = 1.5};
+    pl_utility_terms bad = mild;
+    bad.interference = 1.5;
+    assert_float_equal(job_u(&o, mild), 1 - 0.1 / 3, 1e-12);
+    assert_float_equal(job_u(&o, bad), 1 - 1.0 / 3, 1e-12);
+    assert_true(job_u(&o, mild) > job_u(&o, bad));
+    assert_true(sys_u(&o, mild) > sys_u(&o, bad));
+    /* The artifact form sees solo / co-located: 1 / 1.05 and 1 / 1.5. */
+    pl_utility_opts art = opts_form(PL_UTILITY_ARTIFACT);
+    pl_utility_terms amild = {.gpus = 1, .interference = 1 / 1.05}, abad = {.gpus = 1, .interference = 1 / 1.5};
+    assert_float_equal(job_u(&art, amild), 0.2 / (0.1 + sqrt(1 / 1.05)), 1e-12);
+    assert_float_equal(job_u(&art, amild), 0.186, 1e-3);
+    assert_float_equal(job_u(&art, abad), 0.218, 1e-3);
+    /* The property over a grid, for three weight presets: for every
+     * communication cost, fragmentation and worst case, utility does not
+     * rise as the slowdown grows, and falls strictly when interference has
+     * weight. */
+    static const double presets[3][3] = {{1.0 / 3, 1.0 / 3, 1.0 / 3}, {0.8, 0.1, 0.1}, {0.1, 0.8, 0.1}};
+    for (int p = 0; p < 3; p++) {
+        o.alpha_cc = presets[p][0], o.alpha_b = presets[p][1], o.alpha_d = presets[p][2];
+        for (int comm = 0; comm <= 22; comm += 11)
+            for (double frag = 0; frag <= 1; frag += 0.25)
+                for (double worst = 1.1; worst <= 3; worst += 0.3) {
+                    double prev = u_at(&o, comm, 1.0, worst, frag);
+                    for (double slow = 1.0 + worst / 50; slow <= worst; slow += worst / 50) {
+                        double u = u_at(&o, comm, slow, worst, frag);
+                        if (!(u < prev))
+                            fail_msg("preset %d comm %d frag %g worst %g: U(%g) = %.9f >= U(previous) = %.9f",
+                                     p, comm, frag, worst, slow, u, prev);
+                        prev = u;
+                    }
+                }
+    }
+}
 
 static void test_paper_form(void **state)
 {
@@ -370,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_artifact_interference_from_builtin),
         cmocka_unit_test(test_artifact_system_utility),
         cmocka_unit_test(test_artifact_other_weights),
+        cmocka_unit_test(test_worse_neighbour_never_raises_utility),
         cmocka_unit_test(test_paper_form),
         cmocka_unit_test(test_invalid_terms),
     };

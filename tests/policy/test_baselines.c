@@ -217,6 +217,68 @@ static void test_all_machines_considered(void **s)
     pl_topology_free(t);
 }
 
+/* Issue 23: the baselines choose the machine by free GPUs, as seed 002
+ * describes them, not by TOPO-AWARE's utility. Three Minsky machines:
+ * node0 empty (4 free); node1 with 1 free, gpu1, next to "stream" on gpu0
+ * (which slows "caffe" 1.5x; gpu2, gpu3 busy); node2 with 2 free, gpu2 and
+ * gpu3 (gpu0, gpu1 busy). A 1-GPU caffe job: fcfs takes the first machine
+ * with room, node0; bf the fewest free GPUs that hold it, node1 (slowdown
+ * 1.5); topo-aware node2 (paper utility 1 - 0.25/3 against 0.75 on node0
+ * and 2/3 on node1). A 2-GPU job: fcfs node0, bf and topo-aware node2.
+ * Ranking by utility, as before, sent fcfs and bf to node2 in both cases. */
+static void test_baselines_choose_machine_by_free_gpus(void **s)
+{
+    (void)s;
+    pl_topology *t = minsky_cluster(3, 3);
+    pl_profile_set *ps;
+    assert_pl_ok(pl_profile_set_create(&ps));
+    for (int32_t k = 1; k <= 2; k++) {
+        assert_pl_ok(pl_profile_set_add_solo(ps, "caffe", "1", k, PL_SPREAD_INTRA_SOCKET, 100));
+        assert_pl_ok(pl_profile_set_add_colocated(ps, "caffe", "1", k, "stream", "1", 1, 150));
+    }
+    running_set rs = {0};
+    pl_job *stream = mkjob("stream", 1, 0, "stream", "1");
+    pl_job *b1 = mkjob("b1", 2, 0, NULL, NULL), *b2 = mkjob("b2", 2, 0, NULL, NULL);
+    int32_t g = vx(t, "cluster/rack0/node1/package0/gpu0");
+    run_on(&rs, t, stream, &g, 1);
+    int32_t n1[2] = {vx(t, "cluster/rack0/node1/package1/gpu2"), vx(t, "cluster/rack0/node1/package1/gpu3")};
+    int32_t n2[2] = {vx(t, "cluster/rack0/node2/package0/gpu0"), vx(t, "cluster/rack0/node2/package0/gpu1")};
+    run_on(&rs, t, b1, n1, 2);
+    run_on(&rs, t, b2, n2, 2);
+    pl_job *one = mkjob("one", 1, 0, "caffe", "1"), *two = mkjob("two", 2, 0, "caffe", "1");
+    const struct {
+        const char *policy;
+        pl_job *job;
+        const char *machine;
+        double slowdown;
+    } want[] = {{"fcfs", one, "node0", 1},       {"bf", one, "node1", 1.5}, {"topo-aware", one, "node2", 1},
+                {"fcfs", two, "node0", 1},       {"bf", two, "node2", 1},   {"topo-aware", two, "node2", 1}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        pl_policy_opts o;
+        pl_policy_opts_init(&o);
+        o.policy = want[i].policy;
+        o.profiles = ps;
+        pl_decision *d = NULL;
+        pl_job *job = want[i].job;
+        assert_pl_ok(pl_policy_place(&o, t, rs.r, rs.n, &job, 1, &d));
+        char path[64];
+        snprintf(path, sizeof path, "cluster/rack0/%s", want[i].machine);
+        pl_decision_info info = dec(d, 0, PL_DECISION_PLACED);
+        if (info.machine != vx(t, path) || info.slowdown != want[i].slowdown)
+            fail_msg("%s, %d GPU(s): machine %d slowdown %g, want %s and %g", want[i].policy,
+                     (int)pl_job_task_count(job), (int)info.machine, info.slowdown, want[i].machine,
+                     want[i].slowdown);
+        pl_decision_free(d);
+    }
+    pl_job_free(one);
+    pl_job_free(two);
+    pl_job_free(b1);
+    pl_job_free(b2);
+    pl_job_free(stream);
+    pl_profile_set_free(ps);
+    pl_topology_free(t);
+}
+
 /* Artifact defect 3: fcfs and bf split a 2-GPU job 1 + 1 across sockets when
  * one socket had 2 free, and the last feasible machine always won. With gpu0
  * busy, socket 1 holds the pair: gpu2, gpu3. On two empty machines, the
@@ -287,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_no_gpu_given_twice),
         cmocka_unit_test(test_all_machines_considered),
         cmocka_unit_test(test_pair_not_split_first_machine_wins),
+        cmocka_unit_test(test_baselines_choose_machine_by_free_gpus),
         cmocka_unit_test(test_bf_evaluation_takes_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

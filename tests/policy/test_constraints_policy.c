@@ -55,6 +55,13 @@ static int one_machine_policy(const char *p)
            !strcmp(p, "gpu-qos");
 }
 
+/* The flow policies (drmaestro's, firmament): a flow cannot express
+ * collocation, and they ignore single-node (tasks on several machines). */
+static int flow_policy(const char *p)
+{
+    return !strncmp(p, "drmaestro", 9) || !strcmp(p, "firmament");
+}
+
 static pl_job *single(const char *name)
 {
     return mkjob(name, 1, 0, NULL, NULL);
@@ -151,7 +158,7 @@ static void test_task_pairs(void **s)
             assert_pl_ok(pl_decision_get(d, 0, &info));
             /* drmaestro's flow may split 0 and 1 (not a flow constraint):
              * then it waits; it never places them apart. */
-            if (info.kind == PL_DECISION_WAITING && !strncmp(name, "drmaestro", 9)) {
+            if (info.kind == PL_DECISION_WAITING && flow_policy(name)) {
                 assert_reason_has(&info, "must share a machine (collocation)");
             } else {
                 info = dec(d, 0, PL_DECISION_PLACED);
@@ -291,7 +298,7 @@ static void test_conflicts_rejected(void **s)
         pl_decision *d = place(name, c.t, NULL, q, 3);
         for (int i = 0; i < 3; i++) {
             /* drmaestro ignores single-node (remote GPUs): "big" fits it in three classes. */
-            if (i == 2 && !strncmp(name, "drmaestro", 9)) {
+            if (i == 2 && flow_policy(name)) {
                 dec(d, i, PL_DECISION_REJECTED);
                 continue;
             }

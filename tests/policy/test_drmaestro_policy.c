@@ -1,6 +1,7 @@
 /* "drmaestro" and "drmaestro-na" through the policy interface: one round of
  * lib/drmaestro over the queue, read back as decisions. */
 #include "policy_fixture.h"
+#include "internal/policy_impl.h"
 
 static pl_decision *place_with(const char *policy, const pl_topology *t, pl_job *const *q, int32_t n,
                                double load)
@@ -225,6 +226,68 @@ static void test_shared_gpus_distinct(void **s)
     pl_topology_free(t);
 }
 
+/* Algorithm 5 through an instance: a running job it placed, shown as
+ * pl_sched shows it (a copy holding its GPUs), stays in its networks while
+ * it runs; a running job it did not place is not its to keep. */
+static void test_running_kept(void **s)
+{
+    (void)s;
+    for (int na = 0; na < 2; na++) {
+        pl_topology *t = minsky_cluster(2, 2);
+        pl_job *a = mkjob("a", 2, 0, NULL, NULL), *b = mkjob("b", 1, 0, NULL, NULL);
+        pl_job *f = mkjob("foreign", 1, 0, NULL, NULL);
+        pl_policy_opts o;
+        pl_policy_opts_init(&o);
+        o.policy = na ? "drmaestro-na" : "drmaestro";
+        pl_policy *p;
+        assert_pl_ok(pl_policy_create(&o, &p));
+        pl_decision *d;
+        assert_pl_ok(pl_policy_decide(p, &o, t, NULL, 0, &a, 1, &d));
+        pl_decision_info info;
+        assert_pl_ok(pl_decision_get(d, 0, &info));
+        assert_int_equal(info.kind, PL_DECISION_PLACED);
+        assert_pl_ok(pl_decision_apply(d, &a, 1, t));
+        running_set rs = {0};
+        pl_job *copy;
+        assert_pl_ok(pl_job_copy(a, &copy));
+        rs.r[rs.n++] = (pl_running_job){copy, info.gpus, info.ngpus};
+        /* A foreign job on a GPU the instance never gave. */
+        int32_t fg = -1;
+        for (int32_t v = 0; v < pl_topology_vertex_count(t) && fg < 0; v++) {
+            pl_vertex_info vi;
+            int64_t fr = 0;
+            assert_pl_ok(pl_topology_vertex(t, v, &vi));
+            if (vi.kind == PL_VK_GPU && pl_topology_amount(t, v, PL_RES_UNITS, NULL, NULL, &fr) == PL_OK && fr > 0)
+                fg = v;
+        }
+        run_on(&rs, t, f, &fg, 1);
+        pl_decision *d2;
+        assert_pl_ok(pl_policy_decide(p, &o, t, rs.r, rs.n, &b, 1, &d2));
+        assert_int_equal(pl_drm_policy_kept(pl_policy_state(p)), 1);
+        pl_decision_info ib;
+        assert_pl_ok(pl_decision_get(d2, 0, &ib));
+        assert_int_equal(ib.kind, PL_DECISION_PLACED);
+        for (int32_t g = 0; g < info.ngpus; g++)
+            assert_int_not_equal(ib.gpus[0], info.gpus[g]);
+        assert_int_not_equal(ib.gpus[0], fg);
+        /* a completed: no running job left to keep. */
+        pl_decision *d3;
+        pl_job *c = mkjob("c", 1, 0, NULL, NULL);
+        assert_pl_ok(pl_policy_decide(p, &o, t, NULL, 0, &c, 1, &d3));
+        assert_int_equal(pl_drm_policy_kept(pl_policy_state(p)), 0);
+        pl_decision_free(d);
+        pl_decision_free(d2);
+        pl_decision_free(d3);
+        pl_policy_free(p);
+        pl_job_free(a);
+        pl_job_free(b);
+        pl_job_free(c);
+        pl_job_free(f);
+        pl_job_free(copy);
+        pl_topology_free(t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -235,6 +298,7 @@ int main(void)
         cmocka_unit_test(test_pool_gpus),
         cmocka_unit_test(test_bad_network_load),
         cmocka_unit_test(test_shared_gpus_distinct),
+        cmocka_unit_test(test_running_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -94,8 +94,8 @@ static void test_fgd_policy(void **state)
     pl_task_demand d = {.gpu_milli = 700, .cores = 1};
     assert_pl_ok(pl_job_create("pod", &job));
     assert_pl_ok(pl_job_add_task(job, &d, NULL));
-    const char *const names[] = {"fgd", "fgd-coarse", "bestfit"};
-    for (int k = 0; k < 3; k++) {
+    const char *const names[] = {"fgd", "fgd-coarse", "bestfit", "fgd-price"};
+    for (int k = 0; k < 4; k++) {
         pl_policy_opts o;
         pl_policy_opts_init(&o);
         o.policy = names[k];

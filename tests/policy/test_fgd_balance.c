@@ -1,5 +1,7 @@
 /* fgd-balance (lib/policy/policies/fgd_balance.c): two two-node cases,
- * computed by hand, where it chooses another node than fgd. */
+ * computed by hand, where it chooses another node than fgd; fgd-price
+ * (fgd_price.c): the packing prices of two small request mixes
+ * (frag_prices.c) and a case where it chooses another node than both. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,14 +32,18 @@ static void two_nodes(pl_fstate *s, const char *m0, const char *m1, int32_t ngpu
     }
 }
 
-static void scores(pl_fstate *s, const pl_fpolicy *pol, const pl_fpod *p, int64_t sc[2], int32_t *pick)
+/* pol scores p on the two nodes sc0 and sc1 and places it on node pick. */
+static void expect(pl_fstate *s, const pl_fpolicy *pol, const pl_fpod *p, int64_t sc0, int64_t sc1, int32_t pick)
 {
+    int64_t sc[2];
     int32_t g;
     for (int i = 0; i < 2; i++)
         pol->score(s, p, &s->node[i], &sc[i], &g);
+    assert_int_equal(sc[0], sc0);
+    assert_int_equal(sc[1], sc1);
     pl_fchoice c;
     assert_pl_ok(pl_fstate_choose(s, pol, p, &c));
-    *pick = c.node;
+    assert_int_equal(c.node, pick);
 }
 
 /* CPU. N0: 2 idle GPUs, 16 cores; N1: 2 idle GPUs, 64 cores. Request mix:
@@ -59,16 +65,8 @@ static void test_cpu(void **state)
     assert_pl_ok(pl_fstate_set_typical(&s, &mix, 1, 1.0));
     assert_true(fabs(s.cpu_per_milli - 8.0) < 1e-12);
     pl_fpod p = {.cpu = 8000, .any = 1};
-    int64_t sc[2];
-    int32_t pick;
-    scores(&s, &pl_fpolicy_fgd, &p, sc, &pick);
-    assert_int_equal(sc[0], 50);
-    assert_int_equal(sc[1], 50);
-    assert_int_equal(pick, 0);
-    scores(&s, &pl_fpolicy_fgd_balance, &p, sc, &pick);
-    assert_int_equal(sc[0], 11);
-    assert_int_equal(sc[1], 50);
-    assert_int_equal(pick, 1);
+    expect(&s, &pl_fpolicy_fgd, &p, 50, 50, 0);
+    expect(&s, &pl_fpolicy_fgd_balance, &p, 11, 50, 1);
     pl_fstate_free(&s);
 }
 
@@ -96,20 +94,81 @@ static void test_model(void **state)
     assert_int_equal(s.ntyp, 1);
     assert_true(fabs(s.model_pressure[s.node[0].model] - 0.1) < 1e-12);
     assert_true(s.model_pressure[s.node[1].model] == 0);
-    int64_t sc[2];
-    int32_t pick;
-    scores(&s, &pl_fpolicy_fgd, &list[0], sc, &pick);
-    assert_int_equal(sc[0], 50);
-    assert_int_equal(sc[1], 50);
-    assert_int_equal(pick, 0);
-    scores(&s, &pl_fpolicy_fgd_balance, &list[0], sc, &pick);
-    assert_int_equal(sc[0], 40);
-    assert_int_equal(sc[1], 50);
-    assert_int_equal(pick, 1);
+    expect(&s, &pl_fpolicy_fgd, &list[0], 50, 50, 0);
+    expect(&s, &pl_fpolicy_fgd_balance, &list[0], 40, 50, 1);
     /* The T4 pod itself has one node: the T4 (the G2 does not fit it). */
     pl_fchoice c;
     assert_pl_ok(pl_fstate_choose(&s, &pl_fpolicy_fgd_balance, &list[19], &c));
     assert_int_equal(c.node, 0);
+    pl_fstate_free(&s);
+}
+
+/* Prices. Mix: one 700-milli share, two of 300. Column generation starts
+ * from [700] and [300 300 300] (LP 1 + 2/3 GPUs, prices 1 and 1/3), whose
+ * prices make [700 300] worth 4/3 > 1; with it the LP needs 4/3 GPUs
+ * ([700 300] once, [300 300 300] a third), both patterns basic and
+ * positive: prices 700: 2/3, 300: 1/3, unique. K(g), the best a gap of g
+ * can hold at these prices: 0 below 300, 1/3 to 599, 2/3 to 899, 1 from
+ * 900 (three 300s); waste(g) = g - 1000 K(g): 299, 300 - 333.3, 650 -
+ * 666.7, 700 - 666.7, 900 - 1000, 0 at 1000. */
+static void test_prices(void **state)
+{
+    (void)state;
+    pl_fstate s = {0};
+    pl_fpod mix[3] = {{.ngpu = 1, .milli = 700, .any = 1}, {.ngpu = 1, .milli = 300, .any = 1},
+                      {.ngpu = 1, .milli = 300, .any = 1}};
+    assert_pl_ok(pl_fstate_set_prices(&s, mix, 3));
+    assert_non_null(s.gap_waste);
+    const int32_t g[] = {0, 299, 300, 650, 700, 900, 1000};
+    const double w[] = {0, 299, 300 - 1000.0 / 3, 650 - 2000.0 / 3, 700 - 2000.0 / 3, -100, 0};
+    for (int i = 0; i < 7; i++)
+        assert_true(fabs(s.gap_waste[g[i]] - w[i]) < 1e-6);
+    /* A node's waste sums its GPUs'. */
+    pl_fnode n = {.ngpu = 2, .left = {300, 1000}};
+    assert_true(fabs(pl_fnode_gap_waste(&s, &n) - w[2]) < 1e-6);
+    /* No GPU request: no gap is worse than another. */
+    pl_fpod cpu_only = {.cpu = 1000, .any = 1};
+    assert_pl_ok(pl_fstate_set_prices(&s, &cpu_only, 1));
+    assert_true(s.gap_waste[530] == 0);
+    pl_fstate_free(&s);
+}
+
+/* Packing. N0: one GPU with 530 milli left (a 470 share on it), N1: one
+ * idle GPU, 1000 cores each (CPU never short). The list: 4 whole GPUs, two
+ * 470 shares, one 650, two 320, 1 core each. Its LP: [1000] 4 times,
+ * [470 470] once, [650 320] once, [320 320 320] a third, all basic and
+ * positive: prices 1000: 1, 470: 1/2, 650: 2/3, 320: 1/3, unique. Waste:
+ * 530 (a 470 fits): 30; 210 (nothing fits): 210; 680 (a 650 or two 320s):
+ * 680 - 666.7 = 13.3; 1000: 0. A 320 share:
+ * fgd and fgd-balance: N0's 530 is fragment for the whole GPUs (4/9) and
+ * the 650 (1/9): 294.4, after it 210 (nothing fits): decrease 84.4, fgd
+ * int(100 sigmoid(84.4 / 1000)) = 52, fgd-balance (/ 500) 54; N1's 680 is
+ * fragment for the whole GPUs: 0 to 302.2, fgd 42, fgd-balance 35. Both
+ * take N0, leaving 210 that nothing fills.
+ * fgd-price: N0 from 294.4 + 8 x 30 to 210 + 8 x 210: decrease -1355.6,
+ * N1 from 0 to 302.2 + 8 x 13.3: -408.9; both scored less 8 x waste(320)
+ * = 8 x (320 - 333.3): -1248.9 and -302.2, int(100 sigmoid(-2.498)) = 7
+ * and int(100 sigmoid(-0.604)) = 35. It takes N1 (the 320 waits there for
+ * a 650) and keeps N0's 530 for the next 470. */
+static void test_price_decision(void **state)
+{
+    (void)state;
+    pl_fstate s;
+    const int64_t cpu[2] = {1000000, 1000000};
+    two_nodes(&s, "T4", "T4", 1, cpu);
+    s.node[0].left[0] = 530;
+    pl_fpod list[9];
+    const int32_t milli[9] = {1000, 1000, 1000, 1000, 470, 470, 650, 320, 320};
+    for (int i = 0; i < 9; i++)
+        list[i] = (pl_fpod){.cpu = 1000, .ngpu = 1, .milli = milli[i], .any = 1};
+    assert_pl_ok(pl_fstate_set_typical(&s, list, 9, 1.0));
+    assert_pl_ok(pl_fstate_set_prices(&s, list, 9));
+    assert_true(fabs(s.gap_waste[530] - 30) < 1e-6);
+    assert_true(fabs(s.gap_waste[210] - 210) < 1e-6);
+    assert_true(fabs(s.gap_waste[680] - (680 - 2000.0 / 3)) < 1e-6);
+    expect(&s, &pl_fpolicy_fgd, &list[7], 52, 42, 0);
+    expect(&s, &pl_fpolicy_fgd_balance, &list[7], 54, 35, 0);
+    expect(&s, &pl_fpolicy_fgd_price, &list[7], 7, 35, 1);
     pl_fstate_free(&s);
 }
 
@@ -118,6 +177,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cpu),
         cmocka_unit_test(test_model),
+        cmocka_unit_test(test_prices),
+        cmocka_unit_test(test_price_decision),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,8 +19,9 @@ static void gpus4(const pl_topology *t, int32_t g[4])
 /* A 2-GPU job that talks a lot, on an empty Minsky: DRB splits {0,1} | {2,3};
  * task 0 ties (nothing placed yet) and goes to side 0, task 1 then costs
  * 4 x 0 there against 4 x 22 on side 1: the NVLink pair gpu0, gpu1.
- * Artifact utility: t = 1 = t_min, so c_comm = 0 -> 0.01; no neighbours,
- * c_int = 0.01: U = [1 / (0.01^0.5 + 0.01^0.5)] / 5 = 1. */
+ * Default (paper) utility: t = 1 of the machine's worst 22, no neighbours,
+ * omega after = (0/2 + 2/2) / 2 = 0.5 of 1: U = 1 - (1/22 + 0 + 0.5) / 3
+ * = 0.818182. */
 static void test_comm_heavy_gets_nvlink_pair(void **s)
 {
     (void)s;
@@ -33,7 +34,7 @@ static void test_comm_heavy_gets_nvlink_pair(void **s)
     assert_gpus(d, 0, want, 2);
     pl_decision_info info = dec(d, 0, PL_DECISION_PLACED);
     assert_int_equal(info.comm_cost, 1);
-    assert_true(fabs(info.utility - 1.0) < 1e-9);
+    assert_true(fabs(info.utility - (1 - (1.0 / 22 + 0.5) / 3)) < 1e-9);
     assert_int_equal(info.machine, vx(t, "machine"));
     assert_true(info.slowdown == 1.0);
     pl_decision_free(d);
@@ -108,8 +109,54 @@ static void test_no_comm_avoids_bandwidth_heavy_socket(void **s)
     pl_topology_free(t);
 }
 
+/* place() with the utility form chosen by name. */
+static pl_decision *place_form(const char *policy, const pl_topology *t, const running_set *rs,
+                               pl_job *const *q, int32_t n, pl_utility_form form, pl_profile_set *ps)
+{
+    pl_policy_opts o;
+    pl_policy_opts_init(&o);
+    o.policy = policy;
+    o.utility.form = form;
+    o.profiles = ps;
+    pl_decision *d = NULL;
+    assert_pl_ok(pl_policy_place(&o, t, rs ? rs->r : NULL, rs ? rs->n : 0, q, n, &d));
+    assert_int_equal(pl_decision_count(d), n);
+    return d;
+}
+
+/* A Minsky with gpu0 and gpu2 taken by two 1-GPU jobs of workload `run`
+ * and a talking 2-GPU job of workload `job` (minimal utility 0.5) to place
+ * on the one free GPU per socket. */
+typedef struct crossing {
+    pl_topology *t;
+    int32_t g[4];
+    pl_job *r0, *r2, *j;
+    running_set rs;
+} crossing;
+
+static void crossing_init(crossing *c, const char *run, const char *job)
+{
+    memset(c, 0, sizeof *c);
+    c->t = minsky();
+    gpus4(c->t, c->g);
+    c->r0 = mkjob("r0", 1, 0, run, run ? "1" : NULL);
+    c->r2 = mkjob("r2", 1, 0, run, run ? "1" : NULL);
+    run_on(&c->rs, c->t, c->r0, &c->g[0], 1);
+    run_on(&c->rs, c->t, c->r2, &c->g[2], 1);
+    c->j = mkjob("pair", 2, 4, job, job ? "1" : NULL);
+    assert_pl_ok(pl_job_set_min_utility(c->j, 0.5));
+}
+
+static void crossing_done(crossing *c)
+{
+    pl_job_free(c->j);
+    pl_job_free(c->r0);
+    pl_job_free(c->r2);
+    pl_topology_free(c->t);
+}
+
 /* One free GPU per socket (gpu1, gpu3): a talking 2-GPU job can only cross
- * the X-Bus. t = 22, t_min = 1, norm = 2 x 22: c_comm = 21/44 = 0.47727;
+ * the X-Bus. The artifact's form: t = 22, t_min = 1, norm = 2 x 22: c_comm = 21/44 = 0.47727;
  * U = [1 / (0.47727^0.5 + 0.01^0.5)] / 5 = 1 / (0.69085 + 0.1) / 5 =
  * 0.25289 (0.2534 in the artifact, whose distance is 20): below 0.5, so
  * topo-aware-p postpones it and topo-aware places it. When gpu2 frees up,
@@ -117,41 +164,63 @@ static void test_no_comm_avoids_bandwidth_heavy_socket(void **s)
 static void test_postpone_until_pair_frees(void **s)
 {
     (void)s;
-    pl_topology *t = minsky();
-    int32_t g[4];
-    gpus4(t, g);
-    pl_job *r0 = mkjob("r0", 1, 0, NULL, NULL), *r2 = mkjob("r2", 1, 0, NULL, NULL);
-    running_set rs = {0};
-    run_on(&rs, t, r0, &g[0], 1);
-    run_on(&rs, t, r2, &g[2], 1);
-    pl_job *j = mkjob("pair", 2, 4, NULL, NULL);
-    assert_pl_ok(pl_job_set_min_utility(j, 0.5));
-
-    pl_decision *d = place("topo-aware-p", t, &rs, &j, 1);
+    crossing c;
+    crossing_init(&c, NULL, NULL);
+    pl_decision *d = place_form("topo-aware-p", c.t, &c.rs, &c.j, 1, PL_UTILITY_ARTIFACT, NULL);
     pl_decision_info info = dec(d, 0, PL_DECISION_POSTPONED);
     assert_true(fabs(info.utility - 0.25289) < 1e-4);
     assert_non_null(strstr(info.reason, "below the job's minimal utility 0.5"));
     assert_int_equal(info.ngpus, 0);
     pl_decision_free(d);
 
-    d = place("topo-aware", t, &rs, &j, 1);
-    int32_t cross[2] = {g[1], g[3]};
+    d = place("topo-aware", c.t, &c.rs, &c.j, 1);
+    int32_t cross[2] = {c.g[1], c.g[3]};
     assert_gpu_set(d, 0, cross, 2);
     assert_int_equal(dec(d, 0, PL_DECISION_PLACED).comm_cost, 22);
     pl_decision_free(d);
 
+    /* The default (paper) form: communication alone costs at most alpha_cc =
+     * 1/3 (t = 22 of 22, no interference, omega after 0): U = 2/3 >= 0.5,
+     * the crossing pair is placed (test_postpone_on_interference_paper_form
+     * has the case that it postpones). */
+    d = place("topo-aware-p", c.t, &c.rs, &c.j, 1);
+    assert_gpu_set(d, 0, cross, 2);
+    assert_true(fabs(dec(d, 0, PL_DECISION_PLACED).utility - 2.0 / 3) < 1e-9);
+    pl_decision_free(d);
+
     /* r2 ends: the caller releases its GPU. */
-    assert_pl_ok(pl_topology_release(t, g[2], PL_RES_UNITS, 1));
-    rs.n = 1;
-    d = place("topo-aware-p", t, &rs, &j, 1);
-    int32_t pair[2] = {g[2], g[3]};
+    assert_pl_ok(pl_topology_release(c.t, c.g[2], PL_RES_UNITS, 1));
+    c.rs.n = 1;
+    d = place_form("topo-aware-p", c.t, &c.rs, &c.j, 1, PL_UTILITY_ARTIFACT, NULL);
+    int32_t pair[2] = {c.g[2], c.g[3]};
     assert_gpu_set(d, 0, pair, 2);
     assert_true(fabs(dec(d, 0, PL_DECISION_PLACED).utility - 1.0) < 1e-9);
     pl_decision_free(d);
-    pl_job_free(j);
-    pl_job_free(r0);
-    pl_job_free(r2);
-    pl_topology_free(t);
+    crossing_done(&c);
+}
+
+/* The paper form postpones the crossing pair when it would also run next
+ * to interfering neighbours (the SC17 prototype's Job 3): "stream" on gpu0
+ * and gpu2 slows a 2-GPU "caffe" job 1.5x. On {gpu1, gpu3}: comm 22/22,
+ * interference (1.5 - 1) / (1.5 - 1) = 1, omega after 0: U = 1 - 2/3 =
+ * 1/3 < 0.5, postponed; topo-aware places it there. */
+static void test_postpone_on_interference_paper_form(void **s)
+{
+    (void)s;
+    crossing c;
+    crossing_init(&c, "stream", "caffe");
+    pl_profile_set *ps = stream_profiles();
+    pl_decision *d = place_form("topo-aware-p", c.t, &c.rs, &c.j, 1, PL_UTILITY_PAPER, ps);
+    pl_decision_info info = dec(d, 0, PL_DECISION_POSTPONED);
+    assert_true(fabs(info.utility - 1.0 / 3) < 1e-9);
+    pl_decision_free(d);
+    d = place_form("topo-aware", c.t, &c.rs, &c.j, 1, PL_UTILITY_PAPER, ps);
+    int32_t cross[2] = {c.g[1], c.g[3]};
+    assert_gpu_set(d, 0, cross, 2);
+    assert_true(fabs(dec(d, 0, PL_DECISION_PLACED).slowdown - 1.5) < 1e-12);
+    pl_decision_free(d);
+    pl_profile_set_free(ps);
+    crossing_done(&c);
 }
 
 /* Out of order: the postponed job does not hold up the next one. */
@@ -167,7 +236,7 @@ static void test_postponed_job_does_not_block(void **s)
     run_on(&rs, t, r2, &g[2], 1);
     pl_job *q[2] = {mkjob("pair", 2, 4, NULL, NULL), mkjob("single", 1, 0, NULL, NULL)};
     assert_pl_ok(pl_job_set_min_utility(q[0], 0.5));
-    pl_decision *d = place("topo-aware-p", t, &rs, q, 2);
+    pl_decision *d = place_form("topo-aware-p", t, &rs, q, 2, PL_UTILITY_ARTIFACT, NULL);
     dec(d, 0, PL_DECISION_POSTPONED);
     pl_decision_info info = dec(d, 1, PL_DECISION_PLACED);
     assert_true(info.gpus[0] == g[1] || info.gpus[0] == g[3]);
@@ -406,6 +475,7 @@ int main(void)
         cmocka_unit_test(test_comm_heavy_gets_nvlink_pair),
         cmocka_unit_test(test_no_comm_avoids_bandwidth_heavy_socket),
         cmocka_unit_test(test_postpone_until_pair_frees),
+        cmocka_unit_test(test_postpone_on_interference_paper_form),
         cmocka_unit_test(test_postponed_job_does_not_block),
         cmocka_unit_test(test_dgx1_four_gpus_one_socket),
         cmocka_unit_test(test_cluster_never_splits_when_one_machine_fits),

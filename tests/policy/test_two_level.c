@@ -106,6 +106,22 @@ static void test_level1_table36_fixture(void **state)
     pl_topology_free(t);
 }
 
+/* The queue of the fast / slow cases: four 1-GPU jobs of type B, then four of A. */
+static void fast_slow_queue(pl_job **q)
+{
+    for (int i = 0; i < 8; i++)
+        q[i] = mkjob(i < 4 ? "b" : "a", 1, 0, i < 4 ? "B" : "A", "1");
+}
+
+/* Its table: A runs 1 s on fast, 4 s on slow; B 2 s on both. */
+static pl_decision *place_fast_slow(const pl_topology *t, pl_job *const *q)
+{
+    static const char *const plats[2] = {"fast", "slow"}, *const works[2] = {"A", "B"};
+    static const double rt[4] = {1, 4, 2, 2};
+    pl_two_level_opts to = table_opts(2, plats, 2, works, rt);
+    return place_tl(t, NULL, q, 8, NULL, &to);
+}
+
 /* Two platforms of 4 GPUs. A runs 1 s on fast, 4 s on slow: PA(A) = 4 /
  * 0.25; B runs 2 s on both: PA(B) = 1 / 1. avg_fast = 2.5 (A alone above
  * it), avg_slow = 0.625 (B alone above it): A gets fast, B slow, although
@@ -117,12 +133,8 @@ static void test_two_platforms_by_hand(void **state)
     static const kim_group g[] = {{"fast", 1, 2, 2, 1}, {"slow", 1, 2, 2, 1}};
     pl_topology *t = kim_cluster(g, 2);
     pl_job *q[8];
-    for (int i = 0; i < 8; i++)
-        q[i] = mkjob(i < 4 ? "b" : "a", 1, 0, i < 4 ? "B" : "A", "1");
-    static const char *const plats[2] = {"fast", "slow"}, *const works[2] = {"A", "B"};
-    static const double rt[4] = {1, 4, 2, 2};
-    pl_two_level_opts to = table_opts(2, plats, 2, works, rt);
-    pl_decision *d = place_tl(t, NULL, q, 8, NULL, &to);
+    fast_slow_queue(q);
+    pl_decision *d = place_fast_slow(t, q);
     for (int i = 0; i < 8; i++)
         assert_string_equal(kim_name(t, dec(d, i, PL_DECISION_PLACED).machine), i < 4 ? "slow0" : "fast0");
     pl_decision_free(d);
@@ -133,6 +145,41 @@ static void test_two_platforms_by_hand(void **state)
     assert_int_equal(on_fast[0], 2);
     assert_int_equal(on_fast[1], 2);
     pl_decision_free(d);
+    kim_free_jobs(q, 8);
+    pl_topology_free(t);
+}
+
+/* Platforms as machine attributes: the same two machines, named alike
+ * ("node0", "node1"), tagged platform = fast / slow, decide as the named
+ * ones above; without the attribute the name decides again. */
+static void test_platform_attribute(void **state)
+{
+    (void)state;
+    static const kim_group g[] = {{"node", 2, 2, 2, 1}};
+    pl_topology *t = kim_cluster(g, 1);
+    int32_t mach[2], nm = 0;
+    assert_pl_ok(pl_topology_descendants(t, -1, PL_VK_MACHINE, mach, 2, &nm));
+    assert_int_equal(nm, 2);
+    assert_pl_ok(pl_topology_set_attr(t, mach[0], PL_TWO_LEVEL_PLATFORM_ATTR, "fast"));
+    assert_pl_ok(pl_topology_set_attr(t, mach[1], PL_TWO_LEVEL_PLATFORM_ATTR, "slow"));
+    pl_job *q[8];
+    fast_slow_queue(q);
+    pl_decision *d = place_fast_slow(t, q);
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(dec(d, i, PL_DECISION_PLACED).machine, i < 4 ? mach[1] : mach[0]);
+    pl_decision_free(d);
+    /* attributes removed: both are platform "node" (the name), unknown to
+     * the table, so the table changes nothing: the decisions without it */
+    assert_pl_ok(pl_topology_set_attr(t, mach[0], PL_TWO_LEVEL_PLATFORM_ATTR, NULL));
+    assert_pl_ok(pl_topology_set_attr(t, mach[1], PL_TWO_LEVEL_PLATFORM_ATTR, NULL));
+    d = place_fast_slow(t, q);
+    pl_decision *plain = place_tl(t, NULL, q, 8, NULL, NULL);
+    int differ = 0;
+    for (int i = 0; i < 8; i++)
+        differ += dec(d, i, PL_DECISION_PLACED).machine != dec(plain, i, PL_DECISION_PLACED).machine;
+    assert_int_equal(differ, 0);
+    pl_decision_free(d);
+    pl_decision_free(plain);
     kim_free_jobs(q, 8);
     pl_topology_free(t);
 }
@@ -243,6 +290,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_level1_table36_fixture),
         cmocka_unit_test(test_two_platforms_by_hand),
+        cmocka_unit_test(test_platform_attribute),
         cmocka_unit_test(test_single_platform_fair_split),
         cmocka_unit_test(test_level2_corunner_affinity),
         cmocka_unit_test(test_option_errors),

@@ -167,12 +167,18 @@ def test_filter_pod_without_gpus_passes_every_node(ext):
 # -- prioritize ----------------------------------------------------------------
 
 @pytest.mark.parametrize("kind, scores", [
-    ({"gpus": 1}, [10, 10, 0, 0]),
-    # node0's two GPUs are across the X-Bus (distance 1 + 20 + 1): topo-aware's
-    # utility is about 0.25 (doc/interference.md sec. 4, "2-GPU job across
-    # sockets"), 10 * 0.25 rounds to 3; node1's NVLink pair gives 1.0.
-    ({"gpus": 2}, [3, 10, 0, 0]),
-    ({"gpus": 4}, [0, 10, 0, 0]),
+    # topo-aware's utility in the default (paper) form, doc/interference.md
+    # sec. 5: U = 1 - (t / t_w + (I - 1) / (I_w - 1) + omega / omega_w) / 3,
+    # no profiled neighbours here (I = 1). One GPU: node0's last but one
+    # (omega after = (0/2 + 1/2) / 2 = 0.25): 1 - 0.25/3 = 0.92 -> 9; empty
+    # node1 (omega after 0.75): 0.75 -> 8.
+    ({"gpus": 1}, [9, 8, 0, 0]),
+    # node0's two GPUs are across the X-Bus (t = 22 of the worst 22, omega
+    # after 0): 2/3 -> 7; node1's NVLink pair: t = 1 of 22, omega after 0.5:
+    # 1 - (1/22 + 0.5) / 3 = 0.82 -> 8.
+    ({"gpus": 2}, [7, 8, 0, 0]),
+    # All of node1: t = 90 = its worst, omega after 0: 2/3 -> 7.
+    ({"gpus": 4}, [0, 7, 0, 0]),
     ({"milli": 250}, [10, 10, 0, 0]),
     ({"milli": 500}, [10, 10, 0, 0]),
 ])
@@ -187,7 +193,7 @@ def test_prioritize_matches_sched_score(ext):
     s = placement.Sched(minsky_cluster(3, PARTLY_USED))
     t = s.topology()
     util = s.score(placement.Job.data_parallel("x", 2), [t.find("cluster/rack0/node0")])[0]
-    assert 0.2 < util < 0.3
+    assert util == pytest.approx(2 / 3)
     _, r = ext.post("/prioritize", filter_args(pod("p", "uid-x", gpus=2), names=["node0"]))
     assert r == [{"host": "node0", "score": round(10 * util)}]
 

@@ -510,6 +510,61 @@ static void test_scores(void **state)
     pl_topology_free(c);
 }
 
+/* Scores honour what placement honours: a CPU-only task needs no GPU, a
+ * fractional task fits beside another on a shared GPU, and a whole-GPU task
+ * never gets a GPU partly shared. node0 has gpu3 only (gpu0-2 taken). */
+static void test_scores_demands(void **state)
+{
+    (void)state;
+    pl_topology *c = minsky_cluster(2);
+    pl_sched *s = NULL;
+    assert_pl_ok(pl_sched_create(c, &s));
+    const pl_topology *t = pl_sched_topology(s);
+    int32_t m[2], g[4];
+    assert_pl_ok(pl_topology_find(t, "cluster/rack0/node0", &m[0]));
+    assert_pl_ok(pl_topology_find(t, "cluster/rack0/node1", &m[1]));
+    pl_job *one = job_of("one", 1, 1, GIB);
+    for (int32_t i = 0; i < 4; i++) {
+        char path[64], id[8];
+        snprintf(path, sizeof path, "cluster/rack0/node0/package%d/gpu%d", (int)(i / 2), (int)i);
+        assert_pl_ok(pl_topology_find(t, path, &g[i]));
+        snprintf(id, sizeof id, "x%d", (int)i);
+        if (i < 3)
+            assert_pl_ok(pl_sched_commit_gpus(s, id, one, &g[i], 1));
+    }
+    /* A GPU task and a CPU-only one: node0's last GPU is enough. */
+    pl_job *mixed = NULL;
+    assert_pl_ok(pl_job_create("mixed", &mixed));
+    pl_task_demand gt = {.gpus = 1, .cores = 1, .memory = GIB}, ct = {.cores = 4, .memory = GIB};
+    assert_pl_ok(pl_job_add_task(mixed, &gt, NULL));
+    assert_pl_ok(pl_job_add_task(mixed, &ct, NULL));
+    assert_pl_ok(pl_job_add_edge(mixed, 0, 1, 1.0));
+    double sc[2];
+    assert_pl_ok(pl_sched_score(s, NULL, mixed, m, 2, sc));
+    assert_true(sc[0] >= 0 && sc[1] >= 0);
+    /* Half of gpu3 taken by a fractional task: another half fits there... */
+    pl_job *half = NULL;
+    assert_pl_ok(pl_job_create("half", &half));
+    pl_task_demand ht = {.gpu_milli = 500, .cores = 1, .memory = GIB};
+    assert_pl_ok(pl_job_add_task(half, &ht, NULL));
+    assert_pl_ok(pl_sched_commit_gpus(s, "h", half, &g[3], 1));
+    assert_pl_ok(pl_sched_score(s, NULL, half, m, 2, sc));
+    assert_true(sc[0] >= 0 && sc[1] >= 0);
+    /* ...but a whole GPU does not (its unit is free, its milli are not). */
+    assert_pl_ok(pl_sched_score(s, NULL, one, m, 2, sc));
+    assert_true(sc[0] == -1 && sc[1] >= 0);
+    /* A node filter of the job's own still holds. */
+    const char *only1 = "node1";
+    assert_pl_ok(pl_job_set_node_filter(mixed, &only1, 1));
+    assert_pl_ok(pl_sched_score(s, NULL, mixed, m, 2, sc));
+    assert_true(sc[0] == -1 && sc[1] >= 0);
+    pl_job_free(mixed);
+    pl_job_free(half);
+    pl_job_free(one);
+    pl_sched_free(s);
+    pl_topology_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -520,6 +575,7 @@ int main(void)
         cmocka_unit_test(test_background_load),
         cmocka_unit_test(test_many_ids),
         cmocka_unit_test(test_scores),
+        cmocka_unit_test(test_scores_demands),
         cmocka_unit_test(test_commit_order),
         cmocka_unit_test(test_device_down),
     };

@@ -112,8 +112,9 @@ static void test_saturate(void **state)
     pl_topology *t = nodes20();
     pl_openb_pods p;
     pods200(&p);
-    const char *const pols[] = {"random-fit", "dotprod", "gpu-clustering", "gpu-packing", "bestfit", "fgd", "fgd-coarse", "fgd-balance"};
-    for (int k = 0; k < 8; k++) {
+    const char *const pols[] = {"random-fit", "dotprod", "gpu-clustering", "gpu-packing", "bestfit", "fgd", "fgd-coarse", "fgd-balance",
+                                "fgd-price"};
+    for (int k = 0; k < 9; k++) {
         pl_saturate_opts o;
         pl_saturate_result r, r2;
         pl_saturate_opts_init(&o);

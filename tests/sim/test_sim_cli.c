@@ -106,7 +106,7 @@ static void test_simulate_trace_cluster_failures(void **s)
     snprintf(path, sizeof path, "trace: 2 jobs on 2 machines, 8 GPUs (%s/c.json)\n", dir);
     assert_non_null(strstr(out, path));
     assert_non_null(strstr(out, "fcfs: 1 device failures, 1 jobs killed and re-queued, 20.0 GPU-seconds lost"));
-    assert_non_null(strstr(out, " gpu_util   frag\n"));
+    assert_non_null(strstr(out, " gpu_util   frag qos_viol\n"));
     snprintf(path, sizeof path, "%s/o/trace-fcfs.csv", dir);
     char *csv = slurp(path);
     assert_non_null(csv);
@@ -184,6 +184,22 @@ static void test_progress_bar(void **s)
     assert_null(strstr(out, "jobs, t ="));
 }
 
+/* --utility picks the form by name: on sc17-s1 topo-aware-p postpones
+ * crossing pairs in the artifact's form (1401.7 s) and never in the default
+ * paper form, where it equals topo-aware (1397.7 s; doc/results.md). */
+static void test_simulate_utility_form(void **s)
+{
+    (void)s;
+    assert_int_equal(run("simulate --scenario sc17-s1 --policy topo-aware-p --quiet", 0), 0);
+    assert_non_null(strstr(out, "\ntopo-aware-p      1397.7 "));
+    assert_int_equal(run("simulate --scenario sc17-s1 --policy topo-aware-p --quiet --utility paper", 0), 0);
+    assert_non_null(strstr(out, "\ntopo-aware-p      1397.7 "));
+    assert_int_equal(run("simulate --scenario sc17-s1 --policy topo-aware-p --quiet --utility artifact", 0), 0);
+    assert_non_null(strstr(out, "\ntopo-aware-p      1401.7 "));
+    assert_int_equal(run("simulate --scenario sc17-s1 --utility best", 1), 2);
+    assert_non_null(strstr(out, "--utility wants 'paper' or 'artifact'"));
+}
+
 static void test_simulate_errors(void **s)
 {
     (void)s;
@@ -208,7 +224,7 @@ static void test_simulate_errors(void **s)
     assert_non_null(strstr(out, "--seed wants an integer"));
     assert_int_equal(run("simulate --scenario sc17-proto extra", 1), 2);
     assert_int_equal(run("simulate --help", 0), 0);
-    assert_non_null(strstr(out, "sc17-proto sc17-s1 sc17-s2"));
+    assert_non_null(strstr(out, "sc17-proto sc17-table1 sc17-s1 sc17-s2"));
 }
 
 static void test_demo(void **s)
@@ -219,7 +235,22 @@ static void test_demo(void **s)
     snprintf(args, sizeof args, "demo --out %s", dir);
     assert_int_equal(run(args, 0), 0);
     assert_non_null(strstr(out, "== sc17-proto"));
+    assert_non_null(strstr(out, "== sc17-table1"));
     assert_non_null(strstr(out, "== sc17-s1"));
+    /* The Table 1 block: topo-aware-p 1.2x or more ahead of fcfs and bf. */
+    const char *b = strstr(out, "== sc17-table1");
+    const char *speed = strstr(b, "ours_speedup");
+    assert_non_null(speed);
+    static const char *const pols[] = {"\nfcfs ", "\nbf ", "\ntopo-aware "};
+    for (int p = 0; p < 3; p++) {
+        const char *l = strstr(speed, pols[p]);
+        assert_non_null(l);
+        double ours = 0, art = 0, paper = 0, x = 0;
+        char name[32];
+        assert_int_equal(sscanf(l + 1, "%31s %lf %lf %lf %lfx", name, &ours, &art, &paper, &x), 5);
+        if (!(x >= 1.2))
+            fail_msg("sc17-table1: %s speedup %.2fx < 1.2x", name, x);
+    }
     /* The paper's prototype numbers and the artifact's scenario-1 row. */
     assert_non_null(strstr(out, "356.9"));
     assert_non_null(strstr(out, "461.7"));
@@ -238,6 +269,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_simulate_scenario), cmocka_unit_test(test_simulate_trace),
         cmocka_unit_test(test_simulate_errors),   cmocka_unit_test(test_demo),
+        cmocka_unit_test(test_simulate_utility_form),
         cmocka_unit_test(test_simulate_trace_cluster_failures),
         cmocka_unit_test(test_progress_bar),
     };

@@ -90,11 +90,13 @@ done
 sleep 1  # slurm.jobs, the hook's view, is refreshed once a second
 
 # 2. A communicating pair that asks to be held rather than placed below its
-# minimal utility, and one that waits for a good pair instead.
-held=$(submit held --gpus=2 --comment="min_utility=0.5 postponed=hold" --wrap "sleep 3")
-waiter=$(submit comm --gres=gpu:2 --comment="min_utility=0.5" --wrap "sleep 3")
+# minimal utility, and one that waits for a good pair instead. A crossing
+# pair with no interfering neighbour has utility 2/3 in the default (paper)
+# form (doc/interference.md sec. 7), so they ask for 0.7.
+held=$(submit held --gpus=2 --comment="min_utility=0.7 postponed=hold" --wrap "sleep 3")
+waiter=$(submit comm --gres=gpu:2 --comment="min_utility=0.7" --wrap "sleep 3")
 check "a pair below its minimal utility is held with the reason, on an NVLink pair" \
-  bash -c "scontrol show job -o $held | grep -Eq 'Priority=0 .*AdminComment=placement: node=node[0-3] gpus=(0,1|2,3) .* held: best utility 0.2529 is below'"
+  bash -c "scontrol show job -o $held | grep -Eq 'Priority=0 .*AdminComment=placement: node=node[0-3] gpus=(0,1|2,3) .* held: best utility 0.6667 is below'"
 check "a pair that waits is pinned to an NVLink pair for later" \
   bash -c "scontrol show job -o $waiter | grep -Eq 'JobState=PENDING.*AdminComment=placement: node=node[0-3] gpus=(0,1|2,3) .*start=\+'"
 out=$(sbatch -o /dev/null -t 1 --gres=gpu:8 --wrap true 2>&1)
@@ -105,14 +107,14 @@ check "a GPU job over several nodes is refused with a message" refused "$out" "a
 # 3. The mix: single GPUs (--gres, --gpus, --gpus-per-node), communicating
 # pairs, pairs that do not communicate, 3 and 4 GPUs, CPU-only jobs.
 mix=(
-  "gpu --gres=gpu:1" "comm --gpus=2 --comment=min_utility=0.5" "gpu --gpus=1" "cpu -n 1"
-  "gpu --gres=gpu:4" "comm --gres=gpu:2 --comment=min_utility=0.5" "gpu --gpus-per-node=1"
-  "gpu --gpus=3" "gpu --gres=gpu:2 --comment=comm=no" "comm --gpus-per-node=2 --comment=min_utility=0.5"
-  "gpu --gres=gpu:1" "cpu -n 2" "gpu --gpus=2 --comment=comm=no" "comm --gres=gpu:2 --comment=min_utility=0.5"
-  "gpu --gres=gpu:1" "gpu --gpus=4" "gpu --gpus=1" "comm --gpus=2 --comment=min_utility=0.5"
-  "gpu --gres=gpu:3" "cpu -n 1" "gpu --gpus-per-node=1" "comm --gres=gpu:2 --comment=min_utility=0.5"
-  "gpu --gres=gpu:1" "gpu --gpus-per-node=4" "comm --gpus=2 --comment=min_utility=0.5" "gpu --gres=gpu:1"
-  "gpu --gpus=2 --comment=comm=no" "cpu -n 1" "comm --gres=gpu:2 --comment=min_utility=0.5" "gpu --gpus=1"
+  "gpu --gres=gpu:1" "comm --gpus=2 --comment=min_utility=0.7" "gpu --gpus=1" "cpu -n 1"
+  "gpu --gres=gpu:4" "comm --gres=gpu:2 --comment=min_utility=0.7" "gpu --gpus-per-node=1"
+  "gpu --gpus=3" "gpu --gres=gpu:2 --comment=comm=no" "comm --gpus-per-node=2 --comment=min_utility=0.7"
+  "gpu --gres=gpu:1" "cpu -n 2" "gpu --gpus=2 --comment=comm=no" "comm --gres=gpu:2 --comment=min_utility=0.7"
+  "gpu --gres=gpu:1" "gpu --gpus=4" "gpu --gpus=1" "comm --gpus=2 --comment=min_utility=0.7"
+  "gpu --gres=gpu:3" "cpu -n 1" "gpu --gpus-per-node=1" "comm --gres=gpu:2 --comment=min_utility=0.7"
+  "gpu --gres=gpu:1" "gpu --gpus-per-node=4" "comm --gpus=2 --comment=min_utility=0.7" "gpu --gres=gpu:1"
+  "gpu --gpus=2 --comment=comm=no" "cpu -n 1" "comm --gres=gpu:2 --comment=min_utility=0.7" "gpu --gpus=1"
 )
 i=0
 for spec in "${mix[@]}"; do

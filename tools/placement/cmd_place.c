@@ -36,7 +36,7 @@ static void place_usage(FILE *f)
     fprintf(f,
             "\n"
             "  -P, --profiles FILE interference profiles in the SC17 format (default: built in)\n"
-            "  -u, --utility FORM  artifact (default) or paper\n"
+            "  -u, --utility FORM  paper (default: Eq. 1-5 fixed) or artifact (the SC17 artifact's)\n"
             "      --seed N        seed of the random policy (default 1)\n"
             "  -d, --dot           write the topology as Graphviz DOT after applying the\n"
             "                      placement (allocated vertices shaded) instead of the table\n"
@@ -383,8 +383,8 @@ static pl_status run(const place_args *a, pl_topology *t, pl_jobset *set)
     o.profiles = ps;
     if (a->seed)
         o.seed = a->seed;
-    if (a->utility && !strcmp(a->utility, "paper"))
-        o.utility.form = PL_UTILITY_PAPER;
+    if (a->utility)
+        o.utility.form = strcmp(a->utility, "paper") ? PL_UTILITY_ARTIFACT : PL_UTILITY_PAPER;
     pl_decision *d = NULL;
     st = pl_policy_place(&o, t, NULL, 0, q, n, &d);
     if (!st && a->dot) {

@@ -15,8 +15,9 @@ static void simulate_usage(FILE *f)
             "usage: placement simulate (--scenario NAME | --trace FILE) [--cluster FILE.json]\n"
             "                          [--machines N] [--jobs N] [--policy NAME[,NAME...]] [--seed N]\n"
             "                          [--interval S] [--runtime progress|artifact]\n"
+            "                          [--utility paper|artifact]\n"
             "                          [--startup-delay S] [--failures FILE] [--out DIR] [--quiet]\n"
-            "                          [--format table|csv|json]\n"
+            "                          [--format table|csv|json] [--no-disaggregation]\n"
             "\n"
             "Replay a workload on a cluster (Minsky machines unless --cluster) under each\n"
             "policy (same workload, same cluster) and print one row per policy: makespan (the\n"
@@ -29,8 +30,10 @@ static void simulate_usage(FILE *f)
             "  -s, --scenario NAME  a built-in scenario:");
     for (const char *const *n = pl_sim_scenario_names(); *n; n++)
         fprintf(f, " %s", *n);
-    fprintf(f, "\n                       seed 001: nvme-s1 nvme-s2 nvme-s3 (own options: --scenario\n"
-               "                       nvme-s1 --help)");
+    fprintf(f, "\n                       seed 001: nvme-s1 nvme-s2 nvme-s3 nvme-deadline nvme-devices\n"
+               "                       nvme-fio (own options: --scenario nvme-s1 --help)");
+    fprintf(f, "\n                       seed 003: kim-ch2 kim-ch3 kim-ch4 kim-ch5 (own options: --scenario\n"
+               "                       kim-ch2 --help)");
     fprintf(f,
             "\n"
             "  -t, --trace FILE     a workload trace: CSV or JSON (columns arrival, gpus, cores,\n"
@@ -49,6 +52,9 @@ static void simulate_usage(FILE *f)
             "  -i, --interval S     seconds between scheduling rounds (default 1)\n"
             "  -r, --runtime MODEL  progress (default: remaining work rescaled when neighbours\n"
             "                       change) or artifact (the SC17 artifact's, for comparison)\n"
+            "      --utility FORM   the utility form of the policies: paper (default: seed 002's\n"
+            "                       Eq. 1-5 with the fixes of doc/interference.md) or artifact\n"
+            "                       (the SC17 artifact's, for comparison)\n"
             "  -d, --startup-delay S  seconds from a job's placement to its tasks' start (default 0;\n"
             "                       a trace's startup column wins)\n"
             "  -f, --failures FILE  device failures: CSV time,gpu,repair (gpu: vertex or path)\n"
@@ -56,6 +62,8 @@ static void simulate_usage(FILE *f)
             "                       DIR/NAME-POLICY-timeline.csv (utilisation over time) and\n"
             "                       DIR/NAME.svg (CDFs of slowdown and waiting time, utilisation)\n"
             "  -q, --quiet          no progress bar on the terminal\n"
+            "      --no-disaggregation  drmaestro and drmaestro-na run as drmaestro-local and\n"
+            "                       drmaestro-na-local: a task's GPUs on its own machine\n"
             "      --nodes FILE     Alibaba's openb node list: the ATC'23 saturation experiment on\n"
             "                       an openb pod list (--trace), own options: --nodes FILE --help\n"
             "  -F, --format FMT     table (default), csv (a header and one line per policy) or\n"
@@ -82,8 +90,9 @@ static int split_policies(char *buf, const char **names)
     return n;
 }
 
-/* Seed 001's scenarios have their own cluster model and options. */
-static int wants_nvme_scenario(int argc, char **argv)
+/* Seed 001's and seed 003's scenarios have their own models and options:
+ * 1 if a --scenario argument starts with prefix. */
+static int wants_scenario(int argc, char **argv, const char *prefix)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -95,7 +104,7 @@ static int wants_nvme_scenario(int argc, char **argv)
             a += 2;
         else
             continue;
-        if (!strncmp(a, "nvme-", 5))
+        if (!strncmp(a, prefix, strlen(prefix)))
             return 1;
     }
     return 0;
@@ -103,8 +112,10 @@ static int wants_nvme_scenario(int argc, char **argv)
 
 int cmd_simulate(int argc, char **argv)
 {
-    if (wants_nvme_scenario(argc, argv))
+    if (wants_scenario(argc, argv, "nvme-"))
         return cmd_simulate_nvme(argc, argv);
+    if (wants_scenario(argc, argv, "kim-"))
+        return cmd_simulate_kim(argc, argv);
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--nodes"))
             return cmd_simulate_openb(argc, argv);
@@ -116,12 +127,14 @@ int cmd_simulate(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'},
         {"runtime", required_argument, NULL, 'r'},  {"cluster", required_argument, NULL, 'c'},
         {"startup-delay", required_argument, NULL, 'd'}, {"failures", required_argument, NULL, 'f'},
-        {"format", required_argument, NULL, 'F'},
+        {"format", required_argument, NULL, 'F'},  {"utility", required_argument, NULL, 'U'},
+        {"no-disaggregation", no_argument, NULL, 'N'},
         {NULL, 0, NULL, 0},
     };
     const char *scenario = NULL, *trace = NULL, *policy = "topo-aware,topo-aware-p,fcfs,bf";
     const char *cluster = NULL, *failures = NULL, *format = "table";
     long long machines = 0, njobs = 0;
+    int no_disagg = 0;
     sim_settings set = {.seed = 1, .runtime = PL_SIM_RUNTIME_PROGRESS};
     char *end;
     int c;
@@ -152,6 +165,13 @@ int cmd_simulate(int argc, char **argv)
                 set.runtime = PL_SIM_RUNTIME_ARTIFACT;
             else
                 return usage_error("--runtime wants 'progress' or 'artifact'");
+            break;
+        case 'N': no_disagg = 1; break;
+        case 'U':
+            if (strcmp(optarg, "paper") && strcmp(optarg, "artifact"))
+                return usage_error("--utility wants 'paper' or 'artifact'");
+            set.utility = strcmp(optarg, "paper") ? PL_UTILITY_ARTIFACT : PL_UTILITY_PAPER;
+            set.utility_set = 1;
             break;
         case 'm':
             if ((machines = parse_count("simulate", "machines", optarg, 0x7fffffff)) < 0)
@@ -194,6 +214,9 @@ int cmd_simulate(int argc, char **argv)
     int npol = split_policies(polbuf, names);
     if (npol < 1)
         return usage_error("--policy wants 1 to 16 comma-separated names");
+    for (int p = 0; p < npol && no_disagg; p++) /* the variants that keep GPUs local */
+        names[p] = !strcmp(names[p], "drmaestro") ? "drmaestro-local"
+                   : !strcmp(names[p], "drmaestro-na") ? "drmaestro-na-local" : names[p];
     for (int p = 0; p < npol; p++) {
         const pl_policy_ops *ops;
         if (pl_policy_find(names[p], &ops)) {

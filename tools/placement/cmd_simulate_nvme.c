@@ -9,13 +9,16 @@
 #include "commands.h"
 #include <placement/disagg.h>
 #include <placement/nvme_sim.h>
+#include "nvme_sweep.h"
 
-#define NVME_MAX_POLICIES 4
+#define NVME_MAX_POLICIES 5
 
 static void nvme_usage(FILE *f)
 {
     fprintf(f,
-            "usage: placement simulate --scenario nvme-s1|nvme-s2|nvme-s3 [--load LF] [--jobs N]\n"
+            "usage: placement simulate --scenario nvme-s1|nvme-s2|nvme-s3|nvme-gpu-s1|nvme-gpu-s2|\n"
+            "                          nvme-gpu-s3 [--load LF] [--jobs N]\n"
+            "       placement simulate --scenario nvme-deadline|nvme-devices|nvme-fio [options]\n"
             "                          [--policy NAME[,NAME...]] [--seed N] [--out DIR]\n"
             "\n"
             "Seed 001 (Call thesis, Tables 4.2-4.5): 5 nodes x 25 cores, a pool of 10 NVMe\n"
@@ -30,13 +33,37 @@ static void nvme_usage(FILE *f)
             "                       bottleneck (the most loaded of cores, NVMe bandwidth, capacity)\n"
             "      --all-jobs       measure every workload (default: from the fat node's CPU load\n"
             "                       factor reaching LF to the last arrival, as the thesis)\n"
+            "      --layout L       disagg (default: one NVMe pool) or pa (physically attached:\n"
+            "                       6 devices on node 0, 4 on node 1)\n"
+            "      --arrivals A     poisson (default) or regular (every gap the mean, as the\n"
+            "                       thesis's public simulator generates them)\n"
+            "      --static-sharing fix a run time at its start (default: sharers re-evaluated\n"
+            "                       whenever a composition's sharing set changes)\n"
             "  -n, --jobs N         workloads (default 1500)\n"
             "  -p, --policy LIST    comma-separated, default all: first-fit, max-composition,\n"
-            "                       min-fragmentation, disagg-aware\n"
+            "                       min-fragmentation, disagg-aware (and gpu-aware with a GPU)\n"
+            "      --gpu-unsplit    the GPU cannot be split into vGPUs (Fig. 5.5a)\n"
             "      --seed N         workload seed (default 1)\n"
             "  -o, --out DIR        write DIR/SCENARIO-POLICY.csv (one line per workload)\n"
             "\n"
+            "Sweeps (S1-S3 at the target load; one row per policy at every point):\n"
+            "  nvme-deadline  high-priority deadline factor 1.0-1.5 (sec. 4.4.4)\n"
+            "  nvme-devices   10 down to 2 NVMe devices (sec. 4.4.5)\n"
+            "  nvme-fio       S1 with 100/70/50%% of its bandwidth-bound workloads FIO (M1-M3),\n"
+            "                 loads 0.5-0.9 (sec. 4.4.6)\n"
+            "  nvme-gpu-split chapter 5's S1-S3 (Table 5.3, one GPU) with the GPU unsplittable (0)\n"
+            "                 and splittable into 1/2/4 vGPUs (1) (Fig. 5.5)\n"
+            "Chapter 5 scenarios (one 4 GB/s 16 GB GPU, YOLO workloads): nvme-gpu-s1 (50/20/20/10\n"
+            "bandwidth/capacity/compute/GPU), nvme-gpu-s2 (10/0/10/80), nvme-gpu-s3 (20/20/10/40)\n"
+            "\n"
             "Exit status: 0 ok, 1 a run failed, 2 usage error.\n");
+}
+
+/* 0 or 1 for the option value `arg` naming the first or the second choice
+ * (the enums' values), -1 for anything else. */
+static int pick_of(const char *arg, const char *first, const char *second)
+{
+    return !strcmp(arg, first) ? 0 : !strcmp(arg, second) ? 1 : -1;
 }
 
 static int nvme_usage_error(const char *msg)
@@ -79,14 +106,16 @@ int cmd_simulate_nvme(int argc, char **argv)
         {"seed", required_argument, NULL, 'S'},     {"out", required_argument, NULL, 'o'},
         {"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'},
         {"load-basis", required_argument, NULL, 'B'}, {"all-jobs", no_argument, NULL, 'A'},
+        {"layout", required_argument, NULL, 'L'},   {"arrivals", required_argument, NULL, 'R'},
+        {"static-sharing", no_argument, NULL, 'T'}, {"gpu-unsplit", no_argument, NULL, 'G'},
         {NULL, 0, NULL, 0},
     };
     pl_nvme_sim_opts o;
     pl_nvme_sim_opts_init(&o);
-    const char *scenario = NULL, *policy = "first-fit,max-composition,min-fragmentation,disagg-aware";
+    const char *scenario = NULL, *policy = NULL;
     const char *out_dir = NULL;
     char *end;
-    int c;
+    int c, pick;
     optind = 1;
     while ((c = getopt_long(argc, argv, "s:l:n:p:o:qh", longopts, NULL)) != -1) {
         switch (c) {
@@ -94,13 +123,22 @@ int cmd_simulate_nvme(int argc, char **argv)
         case 'p': policy = optarg; break;
         case 'o': out_dir = optarg; break;
         case 'A': o.window = 0; break;
+        case 'T': o.static_sharing = 1; break;
+        case 'G': o.gpu_split = 0; break;
+        case 'L':
+            if ((pick = pick_of(optarg, "disagg", "pa")) < 0)
+                return nvme_usage_error("--layout wants 'disagg' or 'pa'");
+            o.layout = (pl_nvme_layout)pick;
+            break;
+        case 'R':
+            if ((pick = pick_of(optarg, "poisson", "regular")) < 0)
+                return nvme_usage_error("--arrivals wants 'poisson' or 'regular'");
+            o.arrivals = (pl_nvme_arrivals)pick;
+            break;
         case 'B':
-            if (!strcmp(optarg, "cpu"))
-                o.load_basis = PL_NVME_LOAD_CPU;
-            else if (!strcmp(optarg, "bottleneck"))
-                o.load_basis = PL_NVME_LOAD_BOTTLENECK;
-            else
+            if ((pick = pick_of(optarg, "cpu", "bottleneck")) < 0)
                 return nvme_usage_error("--load-basis wants 'cpu' or 'bottleneck'");
+            o.load_basis = (pl_nvme_load_basis)pick;
             break;
         case 'q': break; /* no progress line to silence: a run takes well under a second */
         case 'l':
@@ -130,10 +168,15 @@ int cmd_simulate_nvme(int argc, char **argv)
         fprintf(stderr, "placement simulate: unexpected argument '%s'\n", argv[optind]);
         return 2;
     }
-    if (!scenario || pl_nvme_sim_scenario(scenario, &o)) {
+    int sweep = nvme_is_sweep(scenario);
+    if (!scenario || (!sweep && pl_nvme_sim_scenario(scenario, &o))) {
         fprintf(stderr, "placement simulate: %s\n", pl_last_error());
         return 2;
     }
+    if (!policy)
+        policy = o.gpus > 0 || (sweep && !strncmp(scenario, "nvme-gpu", 8))
+                     ? "first-fit,max-composition,min-fragmentation,disagg-aware,gpu-aware"
+                     : "first-fit,max-composition,min-fragmentation,disagg-aware";
     char polbuf[256];
     snprintf(polbuf, sizeof polbuf, "%s", policy);
     pl_disagg_policy pols[NVME_MAX_POLICIES];
@@ -141,7 +184,7 @@ int cmd_simulate_nvme(int argc, char **argv)
     int npol = 0;
     for (char *tok = strtok(polbuf, ","); tok; tok = strtok(NULL, ",")) {
         if (npol == NVME_MAX_POLICIES)
-            return nvme_usage_error("--policy wants 1 to 4 names");
+            return nvme_usage_error("--policy wants 1 to 5 names");
         if (pl_disagg_policy_find(tok, &pols[npol])) {
             fprintf(stderr, "placement simulate: %s\n", pl_last_error());
             return 2;
@@ -150,7 +193,9 @@ int cmd_simulate_nvme(int argc, char **argv)
         npol++;
     }
     if (npol == 0)
-        return nvme_usage_error("--policy wants 1 to 4 names");
+        return nvme_usage_error("--policy wants 1 to 5 names");
+    if (sweep)
+        return nvme_run_sweep(scenario, &o, pols, npol);
 
     pl_disagg_workload *jobs = NULL;
     int32_t n = 0;
@@ -160,10 +205,13 @@ int cmd_simulate_nvme(int argc, char **argv)
         return 1;
     }
     printf("%s: %d workloads (%.0f%% bandwidth / %.0f%% capacity / %.0f%% compute), target load "
-           "%.2f, one arrival every %.1f s (last at %.2f days); %d nodes x %d cores, %d NVMe\n",
+           "%.2f, one arrival every %.1f s (%s, last at %.2f days); %d nodes x %d cores, %d NVMe "
+           "(%s), %s sharing\n",
            scenario, (int)n, 100 * o.frac_bandwidth, 100 * o.frac_capacity, 100 * o.frac_compute,
-           o.load, 1 / rate, jobs[n - 1].arrival_s / 86400.0, (int)o.nodes,
-           (int)o.cores_per_node, (int)o.nvme);
+           o.load, 1 / rate, o.arrivals == PL_NVME_ARRIVALS_REGULAR ? "regular" : "Poisson",
+           jobs[n - 1].arrival_s / 86400.0, (int)o.nodes, (int)o.cores_per_node, (int)o.nvme,
+           o.layout == PL_NVME_LAYOUT_PA ? "physically attached" : "disaggregated pool",
+           o.static_sharing ? "static" : "re-evaluated");
     int rc = out_dir ? sim_make_dir(out_dir) : 0;
     for (int p = 0; p < npol && !rc; p++) {
         pl_nvme_sim_result *r = NULL;

@@ -15,6 +15,8 @@ int cmd_simulate(int argc, char **argv);
 int cmd_simulate_nvme(int argc, char **argv);
 /* `simulate --nodes FILE` (Alibaba's openb lists, ATC'23), dispatched from cmd_simulate. */
 int cmd_simulate_openb(int argc, char **argv);
+/* `simulate --scenario kim-*` (seed 003), dispatched from cmd_simulate. */
+int cmd_simulate_kim(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_slurm_conf(int argc, char **argv);
 
@@ -56,6 +58,8 @@ typedef struct sim_settings {
     double startup_delay;      /* for every job when startup is NULL */
     const pl_sim_failure *failures; /* device failures, or NULL */
     int32_t nfailures;
+    pl_utility_form utility;   /* the policies' utility form (0 = sim default, the paper's) */
+    int utility_set;           /* utility given (--utility) */
 } sim_settings;
 
 typedef struct sim_row {

@@ -77,6 +77,8 @@ int sim_compare(const char *name, const pl_topology *topo, const pl_jobset *jobs
         pl_sim_opts_init(&o);
         o.policy.policy = policies[p];
         o.policy.seed = set->seed;
+        if (set->utility_set)
+            o.policy.utility.form = set->utility;
         if (set->interval > 0)
             o.interval = set->interval;
         o.runtime = set->runtime;
@@ -140,17 +142,18 @@ int sim_compare(const char *name, const pl_topology *topo, const pl_jobset *jobs
 }
 
 /* One policy's values in the table's column order, and their names. */
-#define SIM_COLUMNS 14
+#define SIM_COLUMNS 15
 static const char *const sim_column[SIM_COLUMNS] = {
     "policy", "makespan_s", "turnaround", "mean_wait", "max_wait", "mean_slow", "slower",
-    "below_u", "rejct", "unfin", "dec_p50ms", "dec_p99ms", "gpu_util", "frag"};
+    "below_u", "rejct", "unfin", "dec_p50ms", "dec_p99ms", "gpu_util", "frag", "qos_viol"};
 
 static void sim_values(const pl_sim_summary *s, double v[SIM_COLUMNS])
 {
     const double x[SIM_COLUMNS] = {0, s->makespan, s->mean_turnaround, s->mean_wait, s->max_wait,
                                    s->mean_slowdown, s->slower_than_ideal, s->below_min_utility,
                                    s->rejected, s->unfinished, s->decision_p50 * 1e3,
-                                   s->decision_p99 * 1e3, s->mean_gpu_util, s->mean_fragmentation};
+                                   s->decision_p99 * 1e3, s->mean_gpu_util, s->mean_fragmentation,
+                                   s->qos_violations};
     for (int i = 0; i < SIM_COLUMNS; i++)
         v[i] = x[i];
 }
@@ -196,17 +199,17 @@ void sim_print_json(FILE *f, const char *workload, int32_t jobs, int32_t machine
 
 void sim_print_table(FILE *f, const sim_row *rows, int n)
 {
-    fprintf(f, "%-13s %10s %10s %9s %9s %9s %7s %7s %6s %6s %9s %9s %8s %6s\n", "policy", "makespan_s",
+    fprintf(f, "%-13s %10s %10s %9s %9s %9s %7s %7s %6s %6s %9s %9s %8s %6s %8s\n", "policy", "makespan_s",
             "turnaround", "mean_wait", "max_wait", "mean_slow", "slower", "below_u", "rejct",
-            "unfin", "dec_p50ms", "dec_p99ms", "gpu_util", "frag");
+            "unfin", "dec_p50ms", "dec_p99ms", "gpu_util", "frag", "qos_viol");
     int failures = 0;
     for (int p = 0; p < n; p++) {
         const pl_sim_summary *s = &rows[p].sum;
-        fprintf(f, "%-13s %10.1f %10.1f %9.1f %9.1f %9.3f %7d %7d %6d %6d %9.3f %9.3f %8.3f %6.3f\n",
+        fprintf(f, "%-13s %10.1f %10.1f %9.1f %9.1f %9.3f %7d %7d %6d %6d %9.3f %9.3f %8.3f %6.3f %8d\n",
                 rows[p].policy, s->makespan, s->mean_turnaround, s->mean_wait, s->max_wait,
                 s->mean_slowdown, (int)s->slower_than_ideal, (int)s->below_min_utility,
                 (int)s->rejected, (int)s->unfinished, s->decision_p50 * 1e3, s->decision_p99 * 1e3,
-                s->mean_gpu_util, s->mean_fragmentation);
+                s->mean_gpu_util, s->mean_fragmentation, (int)s->qos_violations);
         failures |= s->failures > 0;
     }
     for (int p = 0; failures && p < n; p++)

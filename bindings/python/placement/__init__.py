@@ -270,8 +270,9 @@ def scenario_names() -> List[str]:
 
 def scenario(name: str, machines: int = 0, jobs: int = 0, seed: int = 1) -> Tuple[Topology, JobSet]:
     """A built-in simulator scenario as (Topology, JobSet): "sc17-proto"
-    (6 jobs on one Minsky), "sc17-s1" (100 jobs on 5 Minsky machines),
-    "sc17-s2" (generated, 10,000 jobs on 1,000 machines), "drmaestro"
+    (6 jobs on one Minsky), "sc17-table1" (the SC17 paper's Table 1, 6 jobs
+    on one Minsky), "sc17-s1" (100 jobs on 5 Minsky machines), "sc17-s2"
+    (generated, 10,000 jobs on 1,000 machines, 10 per second), "drmaestro"
     (512 Rodinia jobs on 16 Firestone machines, plus CPU-only warm-up
     jobs); jobs and seed apply to sc17-s2 and drmaestro only. machines=0
     keeps the scenario's own size. Raises NotFoundError for an unknown

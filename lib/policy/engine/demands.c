@@ -63,7 +63,7 @@ static int task_kind(const pl_task_demand *d)
     return pl_task_cpu_only(d) ? KIND_CPU : d->gpu_milli > 0 ? KIND_FRAC : KIND_GPU;
 }
 
-static int special(const pl_job *job)
+int pl_demand_special(const pl_job *job)
 {
     if (*pl_job_gpu_model(job))
         return 1;
@@ -288,7 +288,7 @@ static pl_status build_view(const pl_job *job, dview *w)
 {
     int32_t k = pl_job_task_count(job);
     memset(w, 0, sizeof *w);
-    if (!special(job) || k == 0)
+    if (!pl_demand_special(job) || k == 0)
         return PL_OK;
     pl_status st = pl_columns_alloc(w, task_cols, PL_NCOLUMNS(task_cols), k);
     if (st)
@@ -801,16 +801,25 @@ static pl_status place_as_is(const pl_policy_ops *ops, const pl_policy_request *
     return st;
 }
 
+pl_status pl_demand_plain(const pl_topology *t, pl_job *const *queue, int32_t n, int *plain)
+{
+    *plain = 1;
+    for (int32_t i = 0; i < n && *plain; i++)
+        *plain = !pl_demand_special(queue[i]);
+    int32_t *gpus = NULL, ng = 0;
+    pl_status st = *plain ? list_kind(t, PL_VK_GPU, &gpus, &ng) : PL_OK;
+    for (int32_t i = 0; i < ng && *plain && !st; i++)
+        *plain = !partly_shared(t, gpus[i]);
+    free(gpus);
+    return st;
+}
+
 pl_status pl_demand_place(const pl_policy_ops *ops, const pl_policy_request *req, pl_decision *out)
 {
-    int plain = 1, as_is = ops->version >= 2 && (ops->flags & PL_POLICY_CPU_JOBS);
-    for (int32_t i = 0; i < req->nqueue && plain && !as_is; i++)
-        plain = !special(req->queue[i]);
-    int32_t *gpus = NULL, ng = 0;
-    pl_status st = plain ? list_kind(req->topo, PL_VK_GPU, &gpus, &ng) : PL_OK;
-    for (int32_t i = 0; i < ng && plain && !st; i++)
-        plain = !partly_shared(req->topo, gpus[i]);
-    free(gpus);
+    /* A policy placing CPU-only jobs itself sees the jobs as they are; only
+     * shared GPUs are masked for it (place_as_is). */
+    int plain = 0, as_is = ops->version >= 2 && (ops->flags & PL_POLICY_CPU_JOBS);
+    pl_status st = pl_demand_plain(req->topo, req->queue, as_is ? 0 : req->nqueue, &plain);
     if (st)
         return st;
     /* Nothing for this file to do: the policy's decisions, untouched. */

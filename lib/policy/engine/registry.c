@@ -10,12 +10,13 @@
 static const pl_policy_ops *const builtin[] = {
     &pl_policy_topo_aware, &pl_policy_topo_aware_p, &pl_policy_fcfs, &pl_policy_bf,
     &pl_policy_pack,       &pl_policy_spread,       &pl_policy_random,
-    &pl_policy_drmaestro,  &pl_policy_drmaestro_na,
+    &pl_policy_drmaestro,  &pl_policy_drmaestro_na, &pl_policy_firmament,
+    &pl_policy_drmaestro_local, &pl_policy_drmaestro_na_local,
     &pl_policy_sa_placement, &pl_policy_two_level, &pl_policy_gpu_qos,
     &pl_policy_constraint_energy,
     &pl_policy_constraint_balance,
     &pl_policy_fgd, &pl_policy_random_fit, &pl_policy_dotprod, &pl_policy_gpu_clustering, &pl_policy_gpu_packing, &pl_policy_bestfit, &pl_policy_fgd_coarse,
-    &pl_policy_fgd_balance,
+    &pl_policy_fgd_balance, &pl_policy_fgd_price,
 };
 #define N_BUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 
@@ -150,6 +151,11 @@ const char *pl_policy_name(const pl_policy *p)
 int32_t pl_policy_idle_rounds(const pl_policy *p)
 {
     return p && v2(p->ops) && p->ops->idle_rounds ? p->ops->idle_rounds(p->state) : 0;
+}
+
+void *pl_policy_state(const pl_policy *p)
+{
+    return p ? p->state : NULL;
 }
 
 uint32_t pl_policy_flags(const pl_policy *p)

@@ -1,8 +1,10 @@
 /* "bf": best fit. On each machine, the socket with the fewest free GPUs
  * that still holds the whole job; when none does, the GPUs of the sockets
  * taken from the fullest (fewest free, but some) to the emptiest: spilling
- * over. Across machines the highest job utility, then the machine with the
- * fewest free GPUs, then the first. Jobs that do not fit are skipped. */
+ * over. Across machines best fit too: the machine with the fewest free GPUs
+ * that holds the job, the first on a tie (seed 002: "allocating first the
+ * GPUs from highly used domains"; not the artifact's highest job utility).
+ * Jobs that do not fit are skipped. */
 #include "baseline.h"
 
 static int pick(pl_pctx *c, int32_t m, int32_t k, int32_t *gpus)
@@ -33,10 +35,6 @@ static int pick(pl_pctx *c, int32_t m, int32_t k, int32_t *gpus)
 
 static double rank(pl_pctx *c, const pl_cand *a, const pl_cand *b)
 {
-    if (pl_cand_better(a, b))
-        return -1;
-    if (pl_cand_better(b, a))
-        return 1;
     return (double)pl_pctx_free_count(c, a->machine) - (double)pl_pctx_free_count(c, b->machine);
 }
 

@@ -202,7 +202,21 @@ typedef struct drm_state {
     const pl_job **key;
     int64_t *id;
     int64_t nslots, nkeys;
+    int64_t *age, nage; /* per id: rounds the co-location filter postponed it */
+    int network_aware;
+    int local_only;     /* no disaggregation: a task's GPUs on its own machine */
+    /* Per topology vertex: 1 + the id of the job this instance last placed
+     * on that GPU, 0 none. The scheduler shows running jobs as copies of
+     * the queued ones, so a running job is recognised by its GPUs. */
+    int64_t *gpu_owner;
+    int64_t nowner;
+    int32_t kept;       /* running jobs the last round kept in the networks */
 } drm_state;
+
+int32_t pl_drm_policy_kept(const void *state)
+{
+    return state ? ((const drm_state *)state)->kept : 0;
+}
 
 static void drm_state_free(void *state)
 {
@@ -213,18 +227,25 @@ static void drm_state_free(void *state)
     pl_profile_set_free(s->owned_ps);
     free(s->key);
     free(s->id);
+    free(s->age);
+    free(s->gpu_owner);
     free(s);
 }
 
-static pl_status drm_state_make(const pl_policy_opts *opts, int network_aware, void **out)
+/* pl_policy_ops::data of the DRMaestro policies: these bits. */
+enum { DRM_NA = 1, DRM_LOCAL = 2 };
+
+static pl_status drm_state_make(const pl_policy_opts *opts, int flags, void **out)
 {
     drm_state *s = pl_alloc(1, sizeof *s);
     if (!s)
         return PL_ENOMEM;
     pl_drm_opts o;
     pl_drm_opts_init(&o);
-    o.network_aware = network_aware;
+    o.network_aware = (flags & DRM_NA) != 0;
     s->max_postpone = o.max_postpone;
+    s->network_aware = (flags & DRM_NA) != 0;
+    s->local_only = (flags & DRM_LOCAL) != 0;
     pl_status st = pl_drm_create(&o, &s->drm);
     if (!st && !opts->profiles)
         st = pl_profile_set_builtin(&s->owned_ps);
@@ -236,7 +257,7 @@ static pl_status drm_state_make(const pl_policy_opts *opts, int network_aware, v
     return PL_OK;
 }
 
-/* data: the policy's network_aware flag (pl_drm_opts). */
+/* data: the policy's DRM_NA and DRM_LOCAL bits. */
 static pl_status create(const pl_policy_opts *opts, const void *data, void **state)
 {
     return drm_state_make(opts, *(const int *)data, state);
@@ -255,6 +276,23 @@ static uint64_t hash_ptr(const void *p)
     x ^= x >> 33;
     x *= 0xff51afd7ed558ccdULL;
     return x ^ (x >> 33);
+}
+
+/* Grow *a (*n entries) to at least want entries (doubling, 64 at first),
+ * the new ones zero. */
+static pl_status grow_zeroed(int64_t **a, int64_t *n, int64_t want)
+{
+    if (want <= *n)
+        return PL_OK;
+    int64_t m = *n ? 2 * *n : 64;
+    m = m > want ? m : want;
+    int64_t *g = realloc(*a, (size_t)m * sizeof *g);
+    if (!g)
+        return PL_ENOMEM;
+    memset(g + *n, 0, (size_t)(m - *n) * sizeof *g);
+    *a = g;
+    *n = m;
+    return PL_OK;
 }
 
 /* The stable id of a queued job: the order in which the instance first saw it. */
@@ -287,12 +325,67 @@ static pl_status job_id(drm_state *s, const pl_job *job, int64_t *id)
     int64_t h = (int64_t)(hash_ptr(job) & (uint64_t)(s->nslots - 1));
     while (s->key[h] && s->key[h] != job)
         h = (h + 1) & (s->nslots - 1);
+    if (!s->key[h] && grow_zeroed(&s->age, &s->nage, s->nkeys + 1))
+        return PL_ENOMEM;
     if (!s->key[h]) {
         s->key[h] = job;
         s->id[h] = s->nkeys++;
     }
     *id = s->id[h];
     return PL_OK;
+}
+
+/* The id of a running job this instance placed: the owner of all its GPUs
+ * (one GPU per task, none shared); 0 if it has none or they disagree. */
+static int running_id(const drm_state *s, const pl_running_job *rj, int64_t *id)
+{
+    int64_t o = 0;
+    for (int32_t g = 0; g < rj->ngpus; g++) {
+        int32_t v = rj->gpus[g];
+        int64_t w = v >= 0 && v < s->nowner ? s->gpu_owner[v] : 0;
+        if (!w || (o && w != o))
+            return 0;
+        o = w;
+    }
+    *id = o - 1;
+    return o > 0;
+}
+
+/* Record a placed decision's GPUs as the job's. */
+static pl_status own_gpus(drm_state *s, const pl_topology *topo, int64_t id, const pl_drm_placement *p)
+{
+    int32_t nv = pl_topology_vertex_count(topo);
+    if (grow_zeroed(&s->gpu_owner, &s->nowner, nv))
+        return PL_ENOMEM;
+    for (int32_t x = 0; x < p->gpus; x++)
+        if (p->gpu[x].gpu >= 0 && p->gpu[x].gpu < nv)
+            s->gpu_owner[p->gpu[x].gpu] = id + 1;
+    return PL_OK;
+}
+
+/* Algorithm 5 keeps a running job's tasks in the networks until it
+ * completes: the running jobs this instance placed go to the round after
+ * the queued ones (pl_drm_job_request.running), from reqs[nreq] on. The
+ * scheduler shows the policies only jobs holding a GPU, so a CPU-only job
+ * (the scenario's warm-up) leaves the networks when placed; that changes
+ * no decision (doc/drmaestro.md). */
+static int32_t add_running(const pl_policy_request *req, drm_state *s, pl_drm_job_request *reqs,
+                           int32_t nreq)
+{
+    int32_t n = nreq;
+    for (int32_t i = 0; i < req->nrunning; i++) {
+        int64_t id;
+        const pl_job *job = req->running[i].job;
+        int dup = 0;
+        if (!job || !running_id(s, &req->running[i], &id) || !drm_kept(s->drm, id, job))
+            continue;
+        for (int32_t k = 0; k < n && !dup; k++)
+            dup = reqs[k].id == id; /* queued again, or a GPU reused: not ours */
+        if (!dup)
+            reqs[n++] = (pl_drm_job_request){.id = id, .job = job, .running = 1};
+    }
+    s->kept = n - nreq;
+    return n;
 }
 
 /* Job j's request: phi its solo time on its GPUs packed on one socket, tau
@@ -311,6 +404,60 @@ static void make_request(const pl_profile_set *ps, const pl_job *job, int64_t id
                               .tau = slo > 0 ? slo : known ? phi : 0, .sensitivity = {2, loads, table}};
 }
 
+/* The GPU phase's filter: the job's constraints (when a queued job has
+ * some) and the co-location filter. */
+typedef struct admit_both {
+    pl_drm_cons *cons;
+    pl_drm_coloc *coloc;
+} admit_both;
+
+static int admit(void *ctx, int32_t req, int32_t task, int32_t provider)
+{
+    const admit_both *a = ctx;
+    return (!a->cons || pl_drm_cons_admit(a->cons, req, task, provider)) &&
+           pl_drm_coloc_admit(a->coloc, req, task, provider);
+}
+
+/* Request r's GPUs after the co-location choice (*gpu, owned by the caller)
+ * in a copy of its placement; *ok 0: it would still miss its goal. */
+static pl_status coloc_gpus(const pl_topology *topo, pl_drm *drm, pl_drm_coloc *k, int32_t r, int32_t nreq,
+                            pl_drm_placement *p, pl_drm_gpu **gpu, int *ok)
+{
+    int32_t nother = 0;
+    for (int32_t q = r + 1; q < nreq; q++) {
+        const pl_drm_placement *o = pl_drm_result(drm, q);
+        nother += o && o->outcome == PL_DRM_PLACED ? o->gpus : 0;
+    }
+    int32_t *g = pl_alloc((size_t)p->gpus + 1, sizeof *g), *other = pl_alloc((size_t)nother + 1, sizeof *other);
+    int32_t *home = pl_alloc((size_t)p->gpus + 1, sizeof *home);
+    *gpu = pl_alloc((size_t)p->gpus + 1, sizeof **gpu);
+    if (!g || !other || !home || !*gpu) {
+        free(g);
+        free(other);
+        free(home);
+        return PL_ENOMEM;
+    }
+    nother = 0;
+    for (int32_t q = r + 1; q < nreq; q++) {
+        const pl_drm_placement *o = pl_drm_result(drm, q);
+        for (int32_t x = 0; o && o->outcome == PL_DRM_PLACED && x < o->gpus; x++)
+            other[nother++] = o->gpu[x].gpu;
+    }
+    for (int32_t x = 0; x < p->gpus; x++) {
+        g[x] = p->gpu[x].gpu;
+        if (pl_topology_ancestor(topo, p->machine[p->gpu[x].task], PL_VK_MACHINE, &home[x]) != PL_OK)
+            home[x] = -1;
+    }
+    *ok = pl_drm_coloc_choose(k, r, g, home, p->gpus, other, nother) == 0;
+    for (int32_t x = 0; x < p->gpus; x++)
+        (*gpu)[x] = (pl_drm_gpu){.task = p->gpu[x].task, .gpu = g[x]};
+    p->gpu = *gpu;
+    free(g);
+    free(other);
+    free(home);
+    return PL_OK;
+}
+
 static pl_status set_kind(pl_decision *out, int32_t i, pl_decision_kind kind, const char *reason)
 {
     pl_decision_info info = {.kind = kind, .machine = -1, .slowdown = 1, .reason = reason};
@@ -322,26 +469,32 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
     const int32_t n = req->nqueue;
     const pl_profile_set *ps = req->opts->profiles ? req->opts->profiles : s->owned_ps;
     pl_drm_cons *cons = NULL;
+    pl_drm_coloc *coloc = NULL;
     pl_topology *work = NULL;
-    pl_drm_job_request *reqs = pl_alloc((size_t)n + 1, sizeof *reqs);
+    int64_t *ids = pl_alloc((size_t)n + 1, sizeof *ids); /* request -> id */
+    pl_drm_job_request *reqs = pl_alloc((size_t)n + (size_t)req->nrunning + 1, sizeof *reqs);
     double *tables = pl_alloc(2 * (size_t)n + 1, sizeof *tables);
     int32_t *queue_index = pl_alloc((size_t)n + 1, sizeof *queue_index); /* request -> queue */
-    pl_status st = !reqs || !tables || !queue_index ? PL_ENOMEM : PL_OK;
+    pl_status st = !reqs || !tables || !queue_index || !ids ? PL_ENOMEM : PL_OK;
     int32_t nreq = 0;
     cluster_max cm;
+    s->kept = 0;
     measure(req->topo, &cm);
     if (!st)
         st = pl_topology_copy(req->topo, &work); /* pl_drm_round takes a mutable topology */
     if (!st)
         st = pl_drm_cons_create(req, &cons);
-    /* The filter only when a queued job has constraints: otherwise every
-     * provider admits every task and the networks are DRMaestro's own. */
-    drm_set_admit(s->drm, NULL, NULL);
+    if (!st)
+        st = pl_drm_coloc_create(req, s->drm, n, &coloc);
+    /* The constraints filter only when a queued job has constraints:
+     * otherwise every provider admits every task. */
+    admit_both both = {.cons = NULL, .coloc = coloc};
     for (int32_t i = 0; i < n && !st; i++)
         if (pl_job_has_constraints(req->queue[i])) {
-            drm_set_admit(s->drm, pl_drm_cons_admit, cons);
+            both.cons = cons;
             break;
         }
+    drm_set_admit(s->drm, admit, &both);
     for (int32_t i = 0; i < n && !st; i++) {
         const char *no = refusal(req->queue[i], &cm);
         if (!no)
@@ -355,11 +508,18 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
             st = set_kind(out, i, PL_DECISION_REJECTED, no);
         else {
             pl_drm_cons_bind(cons, nreq, i);
+            /* Plain DRMaestro expects a remote GPU's isolated slowdown (a
+             * property of the resource), NA the one at the current load. */
+            double sf = s->network_aware ? pl_drm_slowdown(&reqs[nreq].sensitivity, req->opts->network_load)
+                                         : tables[2 * nreq];
+            int level = (int)(s->age[id] / (s->max_postpone > 0 ? s->max_postpone : 1));
+            pl_drm_coloc_bind(coloc, nreq, req->queue[i], s->max_postpone > 0 ? level : 2, sf, s->local_only);
+            ids[nreq] = id;
             queue_index[nreq++] = i;
         }
     }
     if (!st && nreq > 0)
-        st = pl_drm_round(s->drm, work, reqs, nreq, req->opts->network_load, 0, NULL);
+        st = pl_drm_round(s->drm, work, reqs, add_running(req, s, reqs, nreq), req->opts->network_load, 0, NULL);
     int32_t nplaced = 0;
     for (int32_t r = 0; r < nreq && !st; r++) {
         const int32_t i = queue_index[r];
@@ -370,15 +530,40 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
         else if (p->outcome == PL_DRM_PLACED && over)
             st = set_kind(out, i, PL_DECISION_WAITING, "max_placed reached");
         else if (p->outcome == PL_DRM_PLACED) {
-            int ok;
-            if (!(st = placed(req, &reqs[r], p, cons, out, i, &ok)) && ok)
-                st = attach_plan(work, reqs[r].job, p, out, i);
+            int ok = 0;
+            pl_drm_placement lp = *p;
+            pl_drm_gpu *gpu = NULL;
+            st = coloc_gpus(req->topo, s->drm, coloc, r, nreq, &lp, &gpu, &ok);
+            if (!st && !ok)
+                st = set_kind(out, i, PL_DECISION_POSTPONED,
+                              "drmaestro: every free GPU's socket neighbours would make it miss its QoS goal");
+            else if (!st && !(st = placed(req, &reqs[r], &lp, cons, out, i, &ok)) && ok)
+                st = attach_plan(work, reqs[r].job, &lp, out, i);
+            if (!st && ok)
+                st = own_gpus(s, req->topo, ids[r], &lp);
+            free(gpu);
             nplaced += !st && ok;
-        } else
+            s->age[ids[r]] += !ok;
+        } else {
             st = set_kind(out, i, p->outcome == PL_DRM_POSTPONED ? PL_DECISION_POSTPONED : PL_DECISION_WAITING,
                           why(p->outcome));
+        }
     }
-    drm_set_admit(s->drm, NULL, NULL); /* cons dies with this call */
+    /* The head of the queue (its first unplaced job), kept from a free GPU
+     * by the filter while a later job was placed, was postponed: counting
+     * only the head's, each round postpones one job at most, as the NA
+     * policy's threshold assumes, and the head still moves on after
+     * max_postpone such rounds. */
+    for (int32_t r = 0; r < nreq && nplaced > 0 && !st; r++) {
+        const pl_drm_placement *p = pl_drm_result(s->drm, r);
+        if (p && p->outcome == PL_DRM_PLACED)
+            continue;
+        s->age[ids[r]] += pl_drm_coloc_refused(coloc, r);
+        break;
+    }
+    drm_set_admit(s->drm, NULL, NULL); /* cons and coloc die with this call */
+    pl_drm_coloc_free(coloc);
+    free(ids);
     free(reqs);
     free(tables);
     free(queue_index);
@@ -392,7 +577,8 @@ static pl_status place(const pl_policy_request *req, pl_decision *out)
     return place_round(req, req->state, out);
 }
 
-static const int locality_first = 0, network_aware = 1;
+static const int locality_first = 0, network_aware = DRM_NA, local_only = DRM_LOCAL,
+                 local_network_aware = DRM_NA | DRM_LOCAL;
 
 /* The two policies differ in their name and the flag their state is made with. */
 #define DRM_POLICY(sym, pname, pdescription, flag)                                                        \
@@ -408,3 +594,10 @@ DRM_POLICY(pl_policy_drmaestro, "drmaestro",
 DRM_POLICY(pl_policy_drmaestro_na, "drmaestro-na",
            "DRMaestro network-aware: as drmaestro, remote placements costed at opts.network_load",
            network_aware);
+
+DRM_POLICY(pl_policy_drmaestro_local, "drmaestro-local",
+           "drmaestro without disaggregation: a task's GPUs on the machine of its cores (thesis Tables 9-10)",
+           local_only);
+
+DRM_POLICY(pl_policy_drmaestro_na_local, "drmaestro-na-local",
+           "drmaestro-na without disaggregation: a task's GPUs on the machine of its cores", local_network_aware);

@@ -1,8 +1,10 @@
 /* "fcfs": first come, first served. On each machine, first fit: the first
  * socket (index order) with room for the whole job, else the free GPUs
- * socket by socket in index order. Across machines the highest job utility
- * (the SC17 artifact's rule), the first machine on a tie. The first job that
- * does not fit stops the queue. */
+ * socket by socket in index order. Across machines first fit too: the first
+ * machine (index order) with enough free GPUs, as seed 002 describes its
+ * greedy baseline; not the artifact's highest job utility, which made the
+ * baseline use TOPO-AWARE's cost model. The first job that does not fit
+ * stops the queue. */
 #include "baseline.h"
 
 static int pick(pl_pctx *c, int32_t m, int32_t k, int32_t *gpus)
@@ -17,10 +19,13 @@ static int pick(pl_pctx *c, int32_t m, int32_t k, int32_t *gpus)
     return pl_take_in_socket_order(c, m, order, k, gpus);
 }
 
+/* Never better: the first admissible machine is kept. */
 static double rank(pl_pctx *c, const pl_cand *a, const pl_cand *b)
 {
     (void)c;
-    return pl_cand_better(a, b) ? -1 : 0;
+    (void)a;
+    (void)b;
+    return 0;
 }
 
 static const pl_engine_rules rules = {.choose = pl_baseline_choose, .block_on_wait = 1, .single_machine = 1,

@@ -50,14 +50,14 @@ static double reserve(const pl_fstate *s, const pl_fnode *n)
     return r;
 }
 
-static double value(pl_fstate *s, pl_fnode *n)
+double pl_fbalance_value(pl_fstate *s, pl_fnode *n)
 {
     return pl_frag_node(s, n) + strand(s, n) - RESERVE_WEIGHT * reserve(s, n);
 }
 
 static void score(pl_fstate *s, const pl_fpod *p, const pl_fnode *n, int64_t *sc, int32_t *gpu)
 {
-    double best = pl_fgrad_best(s, p, n, value, NULL, gpu);
+    double best = pl_fgrad_best(s, p, n, pl_fbalance_value, NULL, gpu);
     *sc = (int64_t)(100.0 / (1.0 + exp(-best / SCORE_SCALE)));
 }
 

@@ -5,14 +5,6 @@
 #include <string.h>
 #include "internal/frag.h"
 
-uint64_t pl_frag_rand(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 void pl_fstate_free(pl_fstate *s)
 {
     if (!s)
@@ -25,6 +17,7 @@ void pl_fstate_free(pl_fstate *s)
     free(s->cand);
     free(s->score);
     free(s->cgpu);
+    free(s->gap_waste);
     memset(s, 0, sizeof *s);
 }
 
@@ -298,7 +291,7 @@ pl_status pl_fstate_choose(pl_fstate *s, const pl_fpolicy *pol, const pl_fpod *p
         return PL_OK;
     int32_t pick = 0;
     if (!pol->score) {
-        pick = (int32_t)(pl_frag_rand(&s->rng) % (uint64_t)nc);
+        pick = (int32_t)(pl_rng_u64(&s->rng) % (uint64_t)nc);
     } else {
         int64_t lo = s->score[0], hi = s->score[0];
         for (int32_t k = 1; k < nc; k++) {
@@ -452,6 +445,7 @@ pl_status pl_fstate_set_typical(pl_fstate *s, const pl_fpod *pods, int32_t n, do
 static const pl_fpolicy *const all[] = {
     &pl_fpolicy_random_fit, &pl_fpolicy_dotprod,     &pl_fpolicy_gpu_clustering, &pl_fpolicy_gpu_packing,
     &pl_fpolicy_bestfit,    &pl_fpolicy_fgd,         &pl_fpolicy_fgd_coarse, &pl_fpolicy_fgd_balance,
+    &pl_fpolicy_fgd_price,
 };
 
 const pl_fpolicy *pl_fpolicy_at(int i)

@@ -158,6 +158,8 @@ static pl_status build(pl_fstate *s, const pl_policy_request *req, int uses_typi
             k++;
     }
     st = pl_fstate_set_typical(s, pods, k, 0.95);
+    if (!st && uses_typical > 1)
+        st = pl_fstate_set_prices(s, pods, k);
     free(pods);
     return st;
 }

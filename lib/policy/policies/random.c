@@ -4,14 +4,6 @@
 #include <stdlib.h>
 #include "internal/policy_impl.h"
 
-static uint64_t next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 static pl_status choose(pl_pctx *c, const pl_job *job, int32_t k, const pl_engine_rules *rules, pl_cand *cand,
                         pl_choose_result *res)
 {
@@ -31,10 +23,10 @@ static pl_status choose(pl_pctx *c, const pl_job *job, int32_t k, const pl_engin
     if (!f)
         st = PL_ENOMEM;
     if (!st && nm > 0) {
-        int32_t m = ms[next(&c->rng) % (uint64_t)nm];
+        int32_t m = ms[pl_rng_u64(&c->rng) % (uint64_t)nm];
         int32_t nf = pl_pctx_free_gpus(c, m, f);
         for (int32_t i = 0; i < k; i++) {
-            int32_t j = i + (int32_t)(next(&c->rng) % (uint64_t)(nf - i));
+            int32_t j = i + (int32_t)(pl_rng_u64(&c->rng) % (uint64_t)(nf - i));
             int32_t t = f[i];
             f[i] = f[j];
             f[j] = t;

@@ -24,24 +24,6 @@
 #include <string.h>
 #include "sa_placement.h"
 
-static uint64_t rnd(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static int32_t below(uint64_t *x, int32_t n)
-{
-    return n <= 1 ? 0 : (int32_t)(rnd(x) % (uint64_t)n);
-}
-
-static double unit(uint64_t *x)
-{
-    return (double)(rnd(x) >> 11) * (1.0 / 9007199254740992.0);
-}
-
 /* Scratch of one call: the candidate GPU buffer and the undo records. */
 typedef struct search {
     sa_state *s;
@@ -206,13 +188,13 @@ static pl_status try_move(search *h, int32_t a, int32_t cfg, move *mv, int *done
             if (h->mov[i] != a && s->j[h->mov[i]].cfg >= 0 && mach_of(s, h->mov[i]) == machines[1])
                 s->list[cands++] = h->mov[i];
         if (cands > 0) {
-            int32_t b = s->list[below(&h->rng, cands)];
+            int32_t b = s->list[(int32_t)pl_rng_below(&h->rng, cands)];
             mv->b = b;
             mv->cfg_b = s->j[b].cfg;
             memcpy(mv->gpus_b, s->j[b].gpus, (size_t)s->j[b].k * sizeof *mv->gpus_b);
             lift(s, b);
             st = put(h, a, cfg, &ok);
-            int32_t start = below(&h->rng, s->j[b].ncfg), okb = 0;
+            int32_t start = (int32_t)pl_rng_below(&h->rng, s->j[b].ncfg), okb = 0;
             for (int32_t t = 0; !st && ok && t < s->j[b].ncfg && !okb; t++) {
                 int got;
                 st = put(h, b, (start + t) % s->j[b].ncfg, &got);
@@ -290,11 +272,11 @@ static pl_status anneal(search *h, int32_t kmax)
         remember(h, &b);
     double temp = o->initial_temperature;
     for (int64_t it = 0; it < o->iterations && !st; it++, temp *= o->cooling) {
-        int32_t a = h->mov[below(&h->rng, h->nmov)];
+        int32_t a = h->mov[(int32_t)pl_rng_below(&h->rng, h->nmov)];
         const sa_job *x = &s->j[a];
         if (x->ncfg < 2)
             continue;
-        int32_t cfg = (x->cfg + 1 + below(&h->rng, x->ncfg - 1)) % x->ncfg;
+        int32_t cfg = (x->cfg + 1 + (int32_t)pl_rng_below(&h->rng, x->ncfg - 1)) % x->ncfg;
         int done;
         double delta;
         if ((st = try_move(h, a, cfg, &mv, &done, &delta)) || !done)
@@ -303,7 +285,7 @@ static pl_status anneal(search *h, int32_t kmax)
          * changes a few jobs, so over the mean a long queue would make every
          * move look small against T and the search a random walk. */
         double gain = -delta;
-        if (gain >= 0 || (temp > 0 && unit(&h->rng) < exp(gain / temp))) {
+        if (gain >= 0 || (temp > 0 && pl_rng_unit(&h->rng) < exp(gain / temp))) {
             h->sum += delta;
             if (h->sum < b.sum - 1e-12)
                 remember(h, &b);

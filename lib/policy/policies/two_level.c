@@ -3,7 +3,8 @@
  * The thesis's applications are bags of tasks and its cores run one task
  * each; here an application is a workload type (the queued jobs sharing
  * it), its tasks are theirs, and a core is a GPU. Platforms are machine
- * types: a machine's name without its trailing digits.
+ * types: a machine's "platform" attribute, or without one its name without
+ * the trailing digits.
  *
  * Level 1 distributes each platform's free GPUs over the workload types by
  * platform affinity (pl_coloc_platform_affinity() on the table of the
@@ -25,7 +26,7 @@
 #include "gpu_pick.h"
 
 typedef struct platform {
-    const char *name;   /* a machine's name; the type is its first len chars */
+    const char *name;   /* a machine's platform attribute or name; the type is its first len chars */
     size_t len;
 } platform;
 
@@ -83,8 +84,13 @@ static pl_status platforms(tl *t)
         !(t->plat_of = pl_alloc((size_t)c->nmach + 1, sizeof *t->plat_of)))
         return PL_ENOMEM;
     for (int32_t m = 0; m < c->nmach; m++) {
-        const char *name = c->mach[m].name;
-        size_t len = pl_pick_platform_len(name);
+        /* the machine's platform attribute, else its name without trailing digits */
+        const char *name = pl_topology_attr(c->work, c->mach[m].vertex, PL_TWO_LEVEL_PLATFORM_ATTR);
+        size_t len = name ? strlen(name) : 0;
+        if (!len) {
+            name = c->mach[m].name;
+            len = pl_pick_platform_len(name);
+        }
         int32_t p = 0;
         while (p < t->nplat && !(t->plat[p].len == len && strncmp(t->plat[p].name, name, len) == 0))
             p++;

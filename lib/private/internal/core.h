@@ -68,4 +68,22 @@ static inline int pl_add_ovf(int64_t a, int64_t b, int64_t *r) { return __builti
 static inline int pl_sub_ovf(int64_t a, int64_t b, int64_t *r) { return __builtin_sub_overflow(a, b, r); }
 static inline int pl_mul_ovf(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }
 
+/* The library's one random stream, splitmix64: small, seedable, the same
+ * on every platform, so a seed gives the same decisions, workloads and
+ * samples everywhere. The state is the caller's (no global state). */
+static inline uint64_t pl_rng_u64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+/* Uniform in [0, 1). */
+static inline double pl_rng_unit(uint64_t *s) { return (double)(pl_rng_u64(s) >> 11) * (1.0 / 9007199254740992.0); }
+/* Uniform integer in [0, n); 0 when n <= 1. */
+static inline int64_t pl_rng_below(uint64_t *s, int64_t n)
+{
+    return n <= 1 ? 0 : (int64_t)(pl_rng_u64(s) % (uint64_t)n);
+}
+
 #endif

@@ -24,6 +24,9 @@ typedef struct drm_sub {
     int32_t *direct_arc, *direct_prov; /* [ndirect] arc, provider index */
     int32_t ndirect;
     int restricted;     /* routes closed or direct arcs added this round */
+    int64_t units;      /* flow units of its supply this round (1 in the slot form; Eq. 10's b_i) */
+    int32_t pin_arc;    /* running (Alg. 5): the arc carrying its flow to its server, -1 */
+    int32_t pin_server; /* the provider vertex pin_arc ends at, -1 */
 } drm_sub;
 
 /* A job's nodes in one phase; count -1 when not built. */
@@ -38,6 +41,9 @@ typedef struct drm_entry {
     int64_t waited;
     int64_t postponed;
     int32_t req;        /* index in this round's requests, -1 if absent */
+    int running;        /* this round's request is a running job kept in the networks */
+    int32_t *held[DRM_PHASES]; /* servers of its sub-tasks when it was placed, NULL before */
+    int32_t nheld[DRM_PHASES];
     drm_jphase ph[DRM_PHASES];
 } drm_entry;
 
@@ -81,6 +87,7 @@ struct pl_drm {
     drm_result res;
     drm_admit_fn admit;      /* NULL: every provider admits every sub-task */
     void *admit_ctx;
+    int phase_now;           /* the phase being built (drm_phase_now) */
 };
 
 /* Per-round scratch: amounts already promised per vertex and resource. */
@@ -95,6 +102,9 @@ typedef struct drm_taken {
  * a task no core-offering machine admits is left unrestricted: its home is
  * only where its CPU part runs; phases 2 and 3 always apply the filter. */
 PL_INTERNAL void drm_set_admit(pl_drm *d, drm_admit_fn fn, void *ctx);
+/* The phase (DRM_CPU, DRM_GPU, DRM_NVME) whose network the round is building:
+ * an admit function that filters one phase only asks it. */
+PL_INTERNAL int drm_phase_now(const pl_drm *d);
 
 PL_INTERNAL pl_status drm_topology_init(pl_drm *d, const pl_topology *topo);
 PL_INTERNAL int64_t drm_free_amount(const pl_topology *topo, const drm_taken *tk, int32_t v,
@@ -118,9 +128,19 @@ PL_INTERNAL pl_status drm_bind_requests(pl_drm *d, const pl_drm_job_request *req
 PL_INTERNAL pl_status drm_apply(pl_topology *topo, const drm_taken *tk);
 PL_INTERNAL pl_status drm_entry_get(pl_drm *d, int64_t id, int32_t *idx);
 PL_INTERNAL pl_status drm_check_requests(const pl_drm_job_request *reqs, int32_t n);
+/* Whether job id was placed by this handle with job's tasks and GPUs and is
+ * still in its networks, i.e. may be passed as a running request. */
+PL_INTERNAL int drm_kept(const pl_drm *d, int64_t id, const pl_job *job);
 
 /* Remote-GPU slowdown factors of a workload type at network load 0 and 1
  * (an unknown or NULL type: the mean of the table). */
 PL_INTERNAL void pl_drm_network_factors(const char *type, double *sf0, double *sf1);
+
+/* Slowdown (>= 1) of a Rodinia job of workload `type` while a Rodinia job
+ * of workload `other` holds a GPU under the same socket (PCIe contention,
+ * doc/drmaestro.md "Co-location"); 1 when either is not a Rodinia type. */
+PL_INTERNAL double pl_drm_coloc_slowdown(const char *type, const char *other);
+/* Whether the tables above know the workload type (a Rodinia application). */
+PL_INTERNAL int pl_drm_network_known(const char *type);
 
 #endif

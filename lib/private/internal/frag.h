@@ -1,7 +1,7 @@
 /* The GPU-sharing cluster model of the ATC'23 fragmentation paper (Weng et
  * al., "Beware of Fragmentation"; its simulator hkust-adsl/kubernetes-
  * scheduler-simulator), shared by the policies fgd, random-fit, dotprod,
- * gpu-clustering, gpu-packing, bestfit, fgd-coarse, fgd-balance (one file each) and
+ * gpu-clustering, gpu-packing, bestfit, fgd-coarse, fgd-balance, fgd-price (one file each) and
  * by the saturation driver of lib/sim (not installed).
  *
  * A node is a machine reduced to what those policies score: CPU millicores
@@ -86,6 +86,9 @@ typedef struct pl_fstate {
      * (spread over the set by capacity) would need once the arrived demand
      * reaches the cluster's GPUs, capped at 1 (0: no pod requires it). */
     double model_pressure[PL_FRAG_MAXMODELS];
+    /* [1001] or NULL: the milli of a GPU gap of g milli that the request
+     * distribution cannot fill even packed optimally (frag_prices.c). */
+    double *gap_waste;
 } pl_fstate;
 
 /* A placement inside the state: node and GPU indices (ngpu of them). */
@@ -103,12 +106,12 @@ typedef struct pl_fpolicy {
     const char *name;
     pl_fscore_fn score;   /* NULL: uniformly random feasible node (random-fit) */
     int normalize;        /* 1: min-max normalise the scores to 0..100 first (bestfit) */
-    int uses_typical;     /* 1: needs the request distribution (fgd and ours) */
+    int uses_typical;     /* 1: needs the request distribution (fgd and ours); 2: and its
+                           * packing prices (pl_fstate_set_prices) */
 } pl_fpolicy;
 
 /* ---- the model (frag.c) ----------------------------------------------------------- */
 
-PL_INTERNAL uint64_t pl_frag_rand(uint64_t *s);
 PL_INTERNAL void pl_fstate_free(pl_fstate *s);
 /* Model id of name, added when new (-1 when the table is full). */
 PL_INTERNAL int32_t pl_fstate_model(pl_fstate *s, const char *name);
@@ -140,6 +143,15 @@ PL_INTERNAL void pl_fnode_pick_gpus(const pl_fnode *n, const pl_fpod *p, int32_t
 /* The distribution of requests of pods[0..n) (the peer's typical pods: the
  * most frequent request kinds covering threshold of the pods, renormalised). */
 PL_INTERNAL pl_status pl_fstate_set_typical(pl_fstate *s, const pl_fpod *pods, int32_t n, double threshold);
+/* s->gap_waste from pods[0..n), the request distribution: the cutting-stock
+ * LP's prices of its GPU request sizes (frag_prices.c; GLPK). PL_ENOMEM, or
+ * PL_EINTERNAL if GLPK fails; allocated once, freed by pl_fstate_free(). */
+PL_INTERNAL pl_status pl_fstate_set_prices(pl_fstate *s, const pl_fpod *pods, int32_t n);
+/* Sum of s->gap_waste over n's GPUs (0 without prices). */
+PL_INTERNAL double pl_fnode_gap_waste(const pl_fstate *s, const pl_fnode *n);
+/* fgd-balance's value of a node state (fgd_balance.c): fragmentation plus
+ * stranded milli minus reserved models, milli. */
+PL_INTERNAL double pl_fbalance_value(pl_fstate *s, pl_fnode *n);
 /* Choose where p goes under pol (c->node -1: nowhere). */
 PL_INTERNAL pl_status pl_fstate_choose(pl_fstate *s, const pl_fpolicy *pol, const pl_fpod *p, pl_fchoice *c);
 /* Allocate p as chosen, and give it back. */
@@ -176,8 +188,8 @@ PL_INTERNAL pl_status pl_fpolicy_place(const pl_fpolicy *pol, const pl_policy_re
 
 extern const pl_fpolicy pl_fpolicy_fgd, pl_fpolicy_random_fit, pl_fpolicy_dotprod,
     pl_fpolicy_gpu_clustering, pl_fpolicy_gpu_packing, pl_fpolicy_bestfit, pl_fpolicy_fgd_coarse,
-    pl_fpolicy_fgd_balance;
-/* Ours beside FGD (fgd_balance.c); the registry's builtin table names it. */
+    pl_fpolicy_fgd_balance, pl_fpolicy_fgd_price;
+/* Ours beside FGD (fgd_balance.c, fgd_price.c); the registry's builtin table names them. */
 
 /* The peer's constants: the largest node it normalises against. */
 #define PL_FRAG_MAX_CPU 128000.0

@@ -13,6 +13,15 @@
 PL_INTERNAL extern const char pl_sc17_profiles_json[];
 PL_INTERNAL extern const size_t pl_sc17_profiles_json_len;
 
+/* Workload type the built-in set derives from AlexNet's entries (the SC17
+ * paper's CaffeRef, BVLC's reference CaffeNet; doc/interference.md sec. 2). */
+#define PL_PROFILE_CAFFEREF "bvlc_reference_caffenet"
+
+/* Copy every entry naming type `from` (as the job or as its neighbour) with
+ * `to` in its place: a workload profiled as another. PL_EINVAL (NULL, from
+ * == to), PL_ENOMEM. */
+PL_INTERNAL pl_status pl_profile_set_copy_type(pl_profile_set *ps, const char *from, const char *to);
+
 /* Solo run time of job on k GPUs at a spread: its profile at that spread,
  * else its profile at the other spread scaled by the 2-GPU ratio of the
  * two, else its duration; PL_EINVAL with the job named when none exists. */

@@ -389,6 +389,13 @@ PL_INTERNAL pl_status pl_drm_cons_accept(pl_drm_cons *k, int32_t queue_index, co
  * has none of them, on a topology without GPUs partly shared, gets the
  * policy's decision untouched. */
 PL_INTERNAL pl_status pl_demand_place(const pl_policy_ops *ops, const pl_policy_request *req, pl_decision *out);
+/* 1 if the job has a demand the policies do not model (a CPU-only or
+ * fractional task, CPU millicores, a GPU model): pl_demand_place() shows
+ * it to them as a view. */
+PL_INTERNAL int pl_demand_special(const pl_job *job);
+/* *plain 1 if pl_demand_place() would hand queue[n] on t to the policy
+ * untouched: no job is special and no GPU of t is partly shared. */
+PL_INTERNAL pl_status pl_demand_plain(const pl_topology *t, pl_job *const *queue, int32_t n, int *plain);
 
 /* ---- built-in policies ------------------------------------------------------ */
 
@@ -401,13 +408,48 @@ PL_INTERNAL extern const pl_policy_ops pl_policy_spread;
 PL_INTERNAL extern const pl_policy_ops pl_policy_random;
 PL_INTERNAL extern const pl_policy_ops pl_policy_drmaestro;
 PL_INTERNAL extern const pl_policy_ops pl_policy_drmaestro_na;
+PL_INTERNAL extern const pl_policy_ops pl_policy_firmament;
+PL_INTERNAL extern const pl_policy_ops pl_policy_drmaestro_local;
+PL_INTERNAL extern const pl_policy_ops pl_policy_drmaestro_na_local;
+
+/* DRMaestro's co-location filter for one round (policies/drmaestro_coloc.c):
+ * the sockets' Rodinia neighbours from the running jobs; n requests. */
+typedef struct pl_drm_coloc pl_drm_coloc;
+struct pl_drm;
+PL_INTERNAL pl_status pl_drm_coloc_create(const pl_policy_request *req, const struct pl_drm *drm, int32_t n,
+                                          pl_drm_coloc **out);
+PL_INTERNAL void pl_drm_coloc_free(pl_drm_coloc *k);
+/* Request r is job; level: 0 its placement misses no goal, 1 (postponed
+ * max_postpone times) it may miss its own, 2 anything goes; remote_sf: its
+ * expected slowdown on a remote GPU; local_only: no disaggregation (a GPU
+ * task's home needs a free GPU, its GPUs only there; every request of a
+ * round has the same flag). */
+PL_INTERNAL void pl_drm_coloc_bind(pl_drm_coloc *k, int32_t r, const pl_job *job, int level, double remote_sf,
+                                   int local_only);
+/* Whether the filter refused request r a free GPU of its home machine this round. */
+PL_INTERNAL int pl_drm_coloc_refused(const pl_drm_coloc *k, int32_t r);
+/* drm_admit_fn of the GPU phase: provider has a free GPU whose socket
+ * neighbours request r neither slows nor is slowed by beyond the tolerance. */
+PL_INTERNAL int pl_drm_coloc_admit(void *ctx, int32_t r, int32_t task, int32_t provider);
+/* Move request r's GPUs (in place) to clean GPUs of their machines, avoiding
+ * other[nother] (promised to the round's later placements); home[x] is the
+ * machine of GPU x's task. Returns the GPUs that still do not fit its
+ * level; when 0, they join their sockets for the round's later requests. */
+PL_INTERNAL int pl_drm_coloc_choose(pl_drm_coloc *k, int32_t r, int32_t *gpus, const int32_t *home,
+                                    int32_t ngpus, const int32_t *other, int32_t nother);
+/* The state an instance's ops->create made (NULL for a stateless policy). */
+PL_INTERNAL void *pl_policy_state(const pl_policy *p);
+/* Running jobs a drmaestro instance's last round kept in its networks
+ * (Algorithm 5); state: the instance's pl_policy_state(). */
+PL_INTERNAL int32_t pl_drm_policy_kept(const void *state);
 PL_INTERNAL extern const pl_policy_ops pl_policy_constraint_energy;
 PL_INTERNAL extern const pl_policy_ops pl_policy_constraint_balance;
 PL_INTERNAL extern const pl_policy_ops pl_policy_sa_placement;
 PL_INTERNAL extern const pl_policy_ops pl_policy_two_level;
 PL_INTERNAL extern const pl_policy_ops pl_policy_gpu_qos;
 PL_INTERNAL extern const pl_policy_ops pl_policy_fgd, pl_policy_random_fit, pl_policy_dotprod,
-    pl_policy_gpu_clustering, pl_policy_gpu_packing, pl_policy_bestfit, pl_policy_fgd_coarse, pl_policy_fgd_balance;
+    pl_policy_gpu_clustering, pl_policy_gpu_packing, pl_policy_bestfit, pl_policy_fgd_coarse, pl_policy_fgd_balance,
+    pl_policy_fgd_price;
 
 /* The driver of the two ch. 4 policies (constraint_policy.c): algorithm is
  * "constraint-energy" or "constraint-balance" (pl_constraint_place()). */

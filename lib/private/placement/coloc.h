@@ -307,6 +307,43 @@ pl_status pl_coloc_sa_place(const pl_coloc_problem *prob, const pl_coloc_sa_opts
 pl_status pl_coloc_exhaustive_place(const pl_coloc_problem *prob, int64_t max_evaluations,
                                     pl_coloc_placement *out, pl_coloc_result *result);
 
+/**
+ * \brief The Greedy (\p consolidated_only non-zero) and HA (zero) baselines
+ *        of ch. 2 sec. 4.2: applications in decreasing r_worst / r_best of
+ *        their solo runtimes over the allowed configurations, each given the
+ *        allowed configuration with the smallest solo runtime that still
+ *        fits (interference is ignored). Greedy allows the most consolidated
+ *        homogeneous configurations (C2 and C6 of Table 2.3) and, when none
+ *        fits, takes the smallest solo runtime among those that do.
+ *        prob->predict is not called (batch: prob->fixed must be 0).
+ * \param out allocated with pl_coloc_placement_alloc() for prob->apps.
+ * \return ::PL_OK; ::PL_EINVAL; ::PL_EINFEASIBLE (an application fits nowhere); ::PL_ENOMEM.
+ */
+pl_status pl_coloc_solo_greedy_place(const pl_coloc_problem *prob, int consolidated_only,
+                                     pl_coloc_placement *out);
+
+/**
+ * \brief The Random baseline of ch. 2 sec. 4.2: every application in a random
+ *        configuration that fits (the annealing's random start; the thesis
+ *        averages five seeds). prob->predict is not called.
+ * \return as pl_coloc_sa_place().
+ */
+pl_status pl_coloc_random_place(const pl_coloc_problem *prob, uint64_t seed, pl_coloc_placement *out);
+
+/**
+ * \brief The IA baseline (interference-aware, heterogeneity-ignorant) of
+ *        ch. 2 sec. 4.2: applications are paired at random, each with one of
+ *        a different dominant resource where possible, and each pair put on
+ *        the same nodes in a random scaled-out configuration (C1, C3 or C5
+ *        of Table 2.3); a pair that no scaled-out configuration can hold any
+ *        more takes the least-penalised placement (doc/coloc.md).
+ * \param dominant [prob->apps] dominant-resource class of each application
+ *        (any integers: equal values compete).
+ * \return as pl_coloc_solo_greedy_place().
+ */
+pl_status pl_coloc_ia_place(const pl_coloc_problem *prob, const int32_t *dominant, uint64_t seed,
+                            pl_coloc_placement *out);
+
 /** @} */
 
 /** \defgroup pl_coloc_twolevel Two-level scheduling by affinity (ch. 3)
@@ -374,6 +411,27 @@ pl_status pl_coloc_share_cores(const double *pa, int32_t apps, int32_t platforms
 pl_status pl_coloc_map_pilots(int32_t nodes, int32_t cores_per_node, int32_t apps, const int32_t *pilots,
                           const pl_coloc_combo *combos, int32_t ncombos, uint64_t seed,
                           int32_t *core_app, int32_t *node_combo);
+
+/**
+ * \brief Level 1 of the Fair-AllCore baseline (ch. 3 sec. 3): every
+ *        platform's cores split equally over the applications still needing
+ *        cores, capped by need (served in increasing need, so an unused
+ *        share flows on; rounds while cores and need remain). Its level 2 is
+ *        pl_coloc_map_pilots() with the AllCore combinations only.
+ * \return as pl_coloc_share_cores().
+ */
+pl_status pl_coloc_fair_share(int32_t apps, int32_t platforms, const int32_t *cores, const int64_t *tasks,
+                              int32_t *alloc);
+
+/**
+ * \brief Level 1 of the Worst-AllCore baseline (ch. 3 sec. 3): the affinity
+ *        sharing of pl_coloc_share_cores() with every comparison reversed, so
+ *        each platform goes to the applications whose PA is below its
+ *        average, each visiting platforms from its least affine.
+ * \return as pl_coloc_share_cores().
+ */
+pl_status pl_coloc_worst_share(const double *pa, int32_t apps, int32_t platforms, const int32_t *cores,
+                               const int64_t *tasks, int32_t *alloc);
 
 /** @} */
 

@@ -163,12 +163,20 @@ pl_status pl_constraints_check(const pl_constraints *c, const pl_cnodes *nodes, 
 
 /** Options of pl_constraint_place(). Initialise with pl_constraint_place_opts_init(). */
 typedef struct pl_constraint_place_opts {
-    const char *algorithm;   /**< "constraint-energy" (default, activeness-aware first fit) or
-                                  "constraint-balance" (worst fit + spot migration). */
+    const char *algorithm;   /**< Energy saving: "constraint-energy" (default, activeness-aware
+                                  first fit), "es-basic" (first fit by node index), "att-aware"
+                                  (first fit over nodes by decreasing attributes possessed);
+                                  load balancing: "constraint-balance" (worst fit + spot
+                                  migration), "lb-basic" (worst fit), "periodic" (worst fit, and
+                                  every \c period creations migrations off the most utilised
+                                  node while sigma falls). */
     int rearrange;           /**< Non-zero (default): when no node fits a class, try moving one
                                   placed class away (sequence of length 2). */
     int spot_migration;      /**< balance: non-zero (default) enables spot migration. */
     double spot_threshold;   /**< balance: migrate only if sigma drops by more than this (default 0.01). */
+    int32_t period;          /**< periodic: creations between migration rounds (default 100, the thesis's). */
+    double *active_trace;    /**< NULL, or [class count after the resolve]: active nodes after each creation. */
+    double *sigma_trace;     /**< NULL, or [class count]: sigma of CPU utilisation after each creation. */
     void *reserved[4];       /**< Zero. */
 } pl_constraint_place_opts;
 

@@ -136,6 +136,18 @@ pl_status pl_disagg_add_nvme(pl_disagg_cluster *c, int64_t bw_bytes_per_s, int64
                              int32_t *id);
 
 /**
+ * \brief Add an NVMe device physically attached to `node` (the thesis's
+ *        physically-attached layout, sec. 4.4.1): it can only be composed
+ *        with pool devices or devices attached to the same node, and a
+ *        composition holding it is attached to that node.
+ * \param id receives its id, may be NULL.
+ * \return ::PL_OK; ::PL_EINVAL for a non-positive bandwidth or capacity or
+ *         a node that does not exist; ::PL_ENOMEM.
+ */
+pl_status pl_disagg_add_nvme_at(pl_disagg_cluster *c, int64_t bw_bytes_per_s, int64_t cap_bytes,
+                                int32_t node, int32_t *id);
+
+/**
  * \brief Add a GPU that can be split into any of the n_splits allowed vGPU
  *        counts (e.g. {1, 2, 4}); each vGPU gets an equal share of bandwidth
  *        and memory. The list is copied.
@@ -169,6 +181,9 @@ typedef struct pl_disagg_opts {
     pl_disagg_node_order node_order;   /**< Minimise-fragmentation node order; default least used first. */
     int32_t nvme_beta_cores;           /**< beta of Eq. 5.1 (smallest NVMe core request); default 6. */
     double vgpu_step_s;                /**< "step" added to a vGPU's predicted end (Algorithm 4 line 24); default 0. */
+    int reshare;                       /**< Non-zero: sharers are re-evaluated whenever a composition's sharing set
+                                            changes (pl_disagg_apply(), pl_disagg_release_at(); doc/disagg.md,
+                                            "Sharing over time"); 0 (default): a run time is fixed at its start. */
 } pl_disagg_opts;
 
 /** \brief Set *o to the defaults listed in ::pl_disagg_opts. NULL is a no-op. */
@@ -277,12 +292,12 @@ typedef enum pl_disagg_policy {
     PL_DISAGG_GPU_AWARE = 4          /**< Chapter 5: Algorithms 3-4 and Eq. 5.1. */
 } pl_disagg_policy;
 
-/** \brief A composition policy's name ("first-fit", "max-composition",
- *         "min-fragmentation", "disagg-aware"), or NULL for another value
- *         (the GPU-aware placement is not a composition policy). */
+/** \brief A policy's name ("first-fit", "max-composition",
+ *         "min-fragmentation", "disagg-aware", "gpu-aware"), or NULL for
+ *         another value. */
 const char *pl_disagg_policy_name(pl_disagg_policy p);
 
-/** \brief Parse a composition policy's name. \return ::PL_OK; ::PL_ENOTFOUND (message lists names); ::PL_EINVAL. */
+/** \brief Parse a policy's name (as pl_disagg_policy_name() gives them). \return ::PL_OK; ::PL_ENOTFOUND (message lists names); ::PL_EINVAL. */
 pl_status pl_disagg_policy_find(const char *name, pl_disagg_policy *p);
 
 /**
@@ -349,7 +364,9 @@ pl_status pl_disagg_gpu_aware(const pl_disagg_cluster *c, const pl_disagg_worklo
  * \brief Apply a decision: create the composition or GPU partition it names,
  *        reserve the workload's cores, memory, bandwidth and capacity shares
  *        (or its vGPU), and record it as running from now_s until now_s +
- *        d->predicted_time_s recomputed from the model. All checks run before
+ *        d->predicted_time_s recomputed from the model (under
+ *        ::pl_disagg_opts.reshare the other sharers of its composition are
+ *        re-evaluated at now_s too). All checks run before
  *        anything changes (on error the cluster is unchanged).
  * \param id receives the placement id for pl_disagg_release(), may be NULL.
  * \return ::PL_OK; ::PL_EINVAL for NULL, a decision with placed = 0, bad ids
@@ -369,6 +386,16 @@ pl_status pl_disagg_apply(pl_disagg_cluster *c, const pl_disagg_workload *w,
  * \return ::PL_OK; ::PL_EINVAL for NULL or an id that is not running.
  */
 pl_status pl_disagg_release(pl_disagg_cluster *c, int32_t id);
+
+/**
+ * \brief pl_disagg_release() at time now_s: under ::pl_disagg_opts.reshare
+ *        the workloads left on its composition have their remaining work
+ *        advanced to now_s at the old sharer count and their ends
+ *        recomputed at the new one (pl_disagg_placement() reads them).
+ *        Without reshare it is pl_disagg_release().
+ * \return ::PL_OK; ::PL_EINVAL for NULL or an id that is not running.
+ */
+pl_status pl_disagg_release_at(pl_disagg_cluster *c, int32_t id, double now_s);
 
 /* ---- queries ------------------------------------------------------------------- */
 

@@ -67,6 +67,8 @@ typedef struct pl_drm_opts {
     double unscheduled_base;   /**< Added to the Eq. 8 unscheduled cost so that leaving a task unscheduled first costs more than placing it (default 1.0). */
     double load_cost;          /**< Cost per unit of a server's used fraction of the phase's resource (load spreading; default 0.1). */
     int cold_start;            /**< Non-zero: rebuild every phase network each round instead of editing the kept ones (for measurements). */
+    int slots;                 /**< Non-zero: phases 1 and 3 count free slots of the batch's largest task / share (the form before issue 23); 0 (default): Eq. 5/10's normalised supplies b_i. */
+    int drop_running;          /**< Non-zero: requests marked running are dropped from the networks (the form before issue 23); 0 (default): kept with their flow pinned, Algorithm 5. */
 } pl_drm_opts;
 
 /** \brief Fill \p opts with the defaults listed in ::pl_drm_opts. */
@@ -98,6 +100,7 @@ typedef struct pl_drm_job_request {
     double tau;                /**< Completion-time goal tau_c, s (0: the job's SLO, else opts.tau). */
     double z;                  /**< Importance z_c in [1, 10] (0: opts.z). */
     pl_drm_sensitivity sensitivity; /**< Slowdown of remote placements by network load. */
+    int running;               /**< Non-zero: a job this handle placed in an earlier round that still runs (Algorithm 5 keeps it in the networks, its flow pinned to where it was placed, until it is absent from a round). Put after the queued requests. */
 } pl_drm_job_request;
 
 /** Why a job was or was not placed this round. */
@@ -106,7 +109,8 @@ typedef enum pl_drm_outcome {
     PL_DRM_NO_CPU = 1,         /**< A task unscheduled in phase 1. */
     PL_DRM_NO_GPU = 2,         /**< A GPU sub-task unscheduled in phase 2. */
     PL_DRM_NO_NVME = 3,        /**< An NVMe sub-task unscheduled in phase 3. */
-    PL_DRM_POSTPONED = 4       /**< NA: no placement meets the SLO (postponed). */
+    PL_DRM_POSTPONED = 4,      /**< NA: no placement meets the SLO (postponed). */
+    PL_DRM_RUNNING = 5         /**< A running request, kept (or dropped with opts.drop_running): no decision. */
 } pl_drm_outcome;
 
 /** One GPU of a placement. */
@@ -161,9 +165,12 @@ void pl_drm_free(pl_drm *d);
  * \brief Run one DRMaestro round.
  * Requests are taken in the order given (the caller's queue, e.g. sorted by
  * waiting time). A job id seen in an earlier round keeps its W and its nodes
- * in the kept networks; ids of earlier rounds absent now are dropped. The
+ * in the kept networks; requests marked running keep their nodes with their
+ * flow pinned where this handle placed them (Algorithm 5; outcome
+ * ::PL_DRM_RUNNING); ids of earlier rounds absent now are dropped. The
  * free amounts of \p topo (cores and memory under each machine, GPU units,
- * storage bandwidth and bytes) bound the placements.
+ * storage bandwidth and bytes) bound the placements; the running requests'
+ * resources must be allocated in it.
  * \param topo the cluster: machines (::PL_VK_MACHINE) optionally in racks;
  *        GPU pools and storage pools as ::PL_VK_POOL. Its shape must not
  *        change between rounds of one handle.
@@ -172,7 +179,8 @@ void pl_drm_free(pl_drm *d);
  * \param[out] stats timings (may be NULL).
  * \return ::PL_OK; ::PL_EINVAL (bad arguments, a job without tasks,
  *         duplicate ids, a topology of another shape than in earlier
- *         rounds); errors of the flow solver; ::PL_ENOMEM.
+ *         rounds, a running request this handle never placed or whose
+ *         tasks changed); errors of the flow solver; ::PL_ENOMEM.
  *         On error W and the topology are unchanged.
  */
 pl_status pl_drm_round(pl_drm *d, pl_topology *topo, const pl_drm_job_request *reqs,

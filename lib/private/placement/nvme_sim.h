@@ -42,6 +42,19 @@ typedef enum pl_nvme_load_basis {
     PL_NVME_LOAD_BOTTLENECK = 1  /**< The most loaded of cores, NVMe bandwidth and capacity. */
 } pl_nvme_load_basis;
 
+/** Where the NVMe devices are (sec. 4.4.1). */
+typedef enum pl_nvme_layout {
+    PL_NVME_LAYOUT_DISAGG = 0, /**< One pool reachable from every node (default). */
+    PL_NVME_LAYOUT_PA = 1      /**< Physically attached: the first ceil(0.6 x nvme) devices on node 0, the rest on node 1 (10 -> 6 + 4). */
+} pl_nvme_layout;
+
+/** Inter-arrival times of the generated workloads. */
+typedef enum pl_nvme_arrivals {
+    PL_NVME_ARRIVALS_POISSON = 0, /**< Exponential gaps (default; the thesis's text). */
+    PL_NVME_ARRIVALS_REGULAR = 1  /**< Every gap equal to the mean, 1 / rate: what the thesis's public
+                                       simulator produces (its generator reseeds before every draw). */
+} pl_nvme_arrivals;
+
 /** Workload generation, cluster size, measurement; initialise with pl_nvme_sim_opts_init(). */
 typedef struct pl_nvme_sim_opts {
     int32_t jobs;             /**< Workloads generated (default 1500). */
@@ -52,12 +65,21 @@ typedef struct pl_nvme_sim_opts {
     double frac_capacity;     /**< Share of capacity-bound workloads (S1: 0.1). */
     double frac_compute;      /**< Share of compute-bound workloads (S1: 0.2). */
     double frac_high;         /**< Share of high-priority workloads (default 0.2). */
+    double delta_high;        /**< Deadline factor of high-priority workloads (default ::PL_DISAGG_DELTA_HIGH, 1.2; sec. 4.4.4 varies it). */
+    double frac_gpu;          /**< Share of GPU-bound (YOLO) workloads (default 0; chapter 5, Table 5.3). */
+    int32_t gpus;             /**< GPUs in the pool (default 0; chapter 5: 1 of 4 GB/s and 16 GB). */
+    int gpu_split;            /**< Non-zero (default): a GPU splits into {1, 2, 4} vGPUs (Tesla T4); 0: unsplittable (Fig. 5.5a). */
+    double frac_fio;          /**< Share of the bandwidth-bound workloads that are FIO (model t / k) instead of SMUFIN (default 0; sec. 4.4.6). */
     uint64_t seed;            /**< Generator seed (default 1). */
     int32_t nodes;            /**< Nodes (default 5). */
     int32_t cores_per_node;   /**< Cores per node (default 25). */
     int32_t nvme;             /**< NVMe devices in the pool (default 10). */
     int64_t nvme_bw_bytes_per_s; /**< Per device (default 2 GB/s). */
     int64_t nvme_cap_bytes;   /**< Per device (default 600 GB). */
+    pl_nvme_layout layout;    /**< Default ::PL_NVME_LAYOUT_DISAGG. */
+    pl_nvme_arrivals arrivals; /**< Default ::PL_NVME_ARRIVALS_POISSON. */
+    int static_sharing;       /**< 0 (default): sharers are re-evaluated whenever a composition's sharing set
+                                   changes (::pl_disagg_opts.reshare); non-zero: a run time is fixed at its start. */
 } pl_nvme_sim_opts;
 
 /** \brief Defaults listed in ::pl_nvme_sim_opts (scenario S1 at load 0.7, CPU basis, window on). NULL is a no-op. */
@@ -66,7 +88,11 @@ void pl_nvme_sim_opts_init(pl_nvme_sim_opts *o);
 /**
  * \brief Set the workload mix of a named scenario of Table 4.2: "nvme-s1"
  *        (70% bandwidth / 10% capacity / 20% compute), "nvme-s2" (10/70/20),
- *        "nvme-s3" (20/10/70). Other fields are left as they are.
+ *        "nvme-s3" (20/10/70), with no GPU; or of Table 5.3 with one GPU
+ *        (gpus = 1): "nvme-gpu-s1" (50% bandwidth / 20% capacity / 20%
+ *        compute / 10% GPU), "nvme-gpu-s2" (10/0/10/80), "nvme-gpu-s3"
+ *        (20/20/10/40, which sums to 90: the generator normalises). Other
+ *        fields are left as they are.
  * \return ::PL_OK; ::PL_EINVAL for NULL; ::PL_ENOTFOUND for another name
  *         (the message lists the names).
  */
@@ -93,7 +119,10 @@ pl_status pl_nvme_sim_rate(const pl_nvme_sim_opts *o, double *rate_per_s);
  *        fractions, high priority with probability frac_high, deadlines by
  *        Eq. 4.5. Deterministic for o->seed.
  * \param[out] jobs receives a malloc'ed array (free() it); n its length.
- * \return ::PL_OK; ::PL_EINVAL (bad options, jobs < 1); ::PL_ENOMEM.
+ *        A share frac_fio of the bandwidth-bound ones are FIO (same requests,
+ *        model t / k); high-priority deadlines use delta_high.
+ * \return ::PL_OK; ::PL_EINVAL (bad options, jobs < 1, frac_fio outside
+ *         [0, 1], delta_high <= 0); ::PL_ENOMEM.
  */
 pl_status pl_nvme_sim_generate(const pl_nvme_sim_opts *o, pl_disagg_workload **jobs, int32_t *n);
 
@@ -146,8 +175,11 @@ typedef struct pl_nvme_sim_result pl_nvme_sim_result;
  *        are not read; NULL = defaults) under `policy`. Events: arrivals and
  *        finishes; after each event time the queue is tried in EDF order
  *        (pl_disagg_edf_order), every queued workload in turn (one that
- *        does not fit does not block later ones). A placed workload runs for
- *        the model time decided at its start. Eq. 4.4's load factors are the
+ *        does not fit does not block later ones). A placed workload runs at
+ *        the model's rate for its composition's current sharers, re-evaluated
+ *        whenever they change (o->static_sharing: the time decided at its
+ *        start). o->layout pins the devices to nodes (physically attached).
+ *        Eq. 4.4's load factors are the
  *        demands of the arrived, unfinished workloads.
  *
  *        Measurement window (o->window, the thesis's): the trace is first

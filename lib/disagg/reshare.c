@@ -1,0 +1,38 @@
+/* Sharing over time (opts.reshare, doc/disagg.md "Sharing over time"): a
+ * workload on a composition progresses at 1 / T(k, s) of its work per
+ * second, s being the sharers of the moment. When s changes, every sharer's
+ * remaining work is first advanced at the old rate, then its end is set at
+ * the new one: the thesis's per-step re-evaluation, exact between changes. */
+#include "disagg_impl.h"
+
+int dg_has_attached(const pl_disagg_cluster *c)
+{
+    for (int64_t v = 0; v < c->nnvme; v++)
+        if (c->nvme[v].home >= 0)
+            return 1;
+    return 0;
+}
+
+void dg_reshare(pl_disagg_cluster *c, int32_t comp, double now)
+{
+    const dg_comp *m = &c->comps[comp];
+    if (!m->alive)
+        return;
+    for (int64_t i = 0; i < c->nplaces; i++) {
+        dg_place *p = &c->places[i];
+        if (!p->alive || p->comp != comp)
+            continue;
+        if (p->run_time > 0 && now > p->last_s)
+            p->work_left -= (now - p->last_s) / p->run_time;
+        if (p->work_left < 0)
+            p->work_left = 0;
+        double t = p->run_time;
+        /* The workload was valid when applied, so the model cannot fail on
+         * a live composition; keep the old rate if it ever did. */
+        if (pl_disagg_predict_nvme(c, &p->w, m->n, m->bw, m->sharers, &t) != PL_OK)
+            t = p->run_time;
+        p->run_time = t;
+        p->last_s = now;
+        p->end = now + p->work_left * t;
+    }
+}
