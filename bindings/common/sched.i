@@ -91,9 +91,13 @@ typedef struct {} Sched;
     }
     /** Release the job committed under id: exactly what its commit took. */
     void release(const char *id) { PLB_CHECK(pl_sched_release($self, id), ); }
+    /** Mark GPU vertex gpu down (down true: a failure, a drained GPU) or up
+     *  again (false): no policy places on it while it is down. Release the
+     *  jobs that hold it first. */
+    void device_down(int32_t gpu, bool down = true) { PLB_CHECK(pl_sched_device_down($self, gpu, down), ); }
     /** Number of committed jobs. */
     int32_t job_count() { return pl_sched_job_count($self); }
-    /** Id of committed job k (0 .. job_count() - 1, no particular order). */
+    /** Id of committed job k (0 .. job_count() - 1, in commit order). */
     const char *id_at(int32_t k)
     {
         pl_sched_job_info info;
@@ -112,7 +116,8 @@ typedef struct {} Sched;
         return r;
     }
     /** Score job on each machine vertex of machines alone: topo-aware's
-     *  utility there, -1 where it does not fit now. */
+     *  utility there, -1 where it does not fit now (CPU-only and fractional
+     *  tasks and GPU models honoured as by place()). */
     plb_f64s score(const Job *job, plb_doubles_in machines)
     {
         plb_f64s r = { 0, NULL };

@@ -118,3 +118,24 @@ def test_idle_rounds_follow_the_policy():
     assert s.idle_rounds() == 11
     s.place(jobs, policy="topo-aware")
     assert s.idle_rounds() == 0
+
+
+def test_device_down():
+    """A GPU marked down is not placed on until marked up; it cannot go down
+    while a job holds it."""
+    s = placement.Sched(cluster(1))
+    t = s.topology()
+    g0 = t.find("cluster/rack0/node0/package0/gpu0")
+    one = placement.Job.data_parallel("one", 1)
+    s.commit_gpus("a", one, [g0])
+    with pytest.raises(placement.InvalidArgumentError, match='held by job "a"'):
+        s.device_down(g0)
+    s.release("a")
+    s.device_down(g0)
+    assert free_gpus(s, "cluster/rack0/node0") == 3
+    with pytest.raises(placement.InvalidArgumentError, match="already down"):
+        s.device_down(g0, True)
+    d = s.place(placement.JobSet.of([placement.Job.data_parallel("four", 4)]), policy="topo-aware")
+    assert d.kind(0) != placement.DECISION_PLACED
+    s.device_down(g0, False)
+    assert free_gpus(s, "cluster/rack0/node0") == 4
