@@ -72,28 +72,30 @@ pl_status pl_engine_run(const pl_policy_request *req, pl_decision *out, const pl
     if (st)
         return st;
     int32_t placed = 0;
-    const char *blocker = NULL;
+    /* Why the rest of the queue waits, once it does: formatted once, not
+     * per job (a long queue waits behind one job round after round). */
+    const char *rest = NULL;
     char reason[256];
     for (int32_t i = 0; i < req->nqueue && !st; i++) {
         const pl_job *job = req->queue[i];
-        if (req->opts->max_placed > 0 && placed >= req->opts->max_placed) {
+        if (!rest && req->opts->max_placed > 0 && placed >= req->opts->max_placed) {
             snprintf(reason, sizeof reason, "max_placed (%d) jobs already placed in this call",
                      (int)req->opts->max_placed);
-            st = pl_decision_set_kind(out, i, PL_DECISION_WAITING, reason);
-            continue;
+            rest = reason;
         }
-        if (blocker) {
-            snprintf(reason, sizeof reason, "behind job \"%s\", which waits (first come, first served)",
-                     blocker);
-            st = pl_decision_set_kind(out, i, PL_DECISION_WAITING, reason);
+        if (rest) {
+            st = pl_decision_set_kind(out, i, PL_DECISION_WAITING, rest);
             continue;
         }
         int was_placed, waited;
         st = decide(c, rules, out, i, job, &was_placed, &waited);
         placed += was_placed;
         /* A rejected job never fits, so it does not hold the queue up. */
-        if (waited && rules->block_on_wait)
-            blocker = pl_job_name(job);
+        if (waited && rules->block_on_wait) {
+            snprintf(reason, sizeof reason, "behind job \"%s\", which waits (first come, first served)",
+                     pl_job_name(job));
+            rest = reason;
+        }
     }
     pl_pctx_free(c);
     return st;
