@@ -25,24 +25,30 @@ pl_status pl_flownet_build_csr(pl_flownet *net)
         return PL_ENOMEM;
     net->out_end = end;
 
+    pl_csr_fill(n, m, net->tail, net->head, first, arcs);
+    memcpy(end, first + 1, (size_t)n * sizeof *end);
+    net->csr_valid = 1;
+    return PL_OK;
+}
+
+void pl_csr_fill(int32_t n, int32_t m, const int32_t *tail, const int32_t *head, int32_t *first,
+                 int32_t *arcs)
+{
     memset(first, 0, ((size_t)n + 1) * sizeof *first);
     for (int32_t a = 0; a < m; a++) {
-        first[net->tail[a] + 1]++;
-        first[net->head[a] + 1]++;
+        first[tail[a] + 1]++;
+        first[head[a] + 1]++;
     }
     for (int32_t v = 0; v < n; v++)
         first[v + 1] += first[v];
     /* Fill with a moving cursor per node, then shift the cursors back. */
     for (int32_t a = 0; a < m; a++) {
-        arcs[first[net->tail[a]]++] = 2 * a;
-        arcs[first[net->head[a]]++] = 2 * a + 1;
+        arcs[first[tail[a]]++] = 2 * a;
+        arcs[first[head[a]]++] = 2 * a + 1;
     }
     for (int32_t v = n; v > 0; v--)
         first[v] = first[v - 1];
     first[0] = 0;
-    memcpy(end, first + 1, (size_t)n * sizeof *end);
-    net->csr_valid = 1;
-    return PL_OK;
 }
 
 static pl_status alloc_values(pl_flownet *net)

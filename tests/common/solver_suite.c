@@ -8,15 +8,16 @@ typedef struct sc_entry {
     const char *name;
     CMUnitTestFunction fn;
     unsigned needs; /* every one of these SC_* flags */
+    unsigned unless; /* none of these */
 } sc_entry;
 
-#define SC_ENTRY(fn, needs) {#fn, fn, needs}
+#define SC_ENTRY(fn, needs) {#fn, fn, needs, 0}
 
 static const sc_entry battery[] = {
     SC_ENTRY(sc_test_registered, 0),
     SC_ENTRY(sc_test_infeasible, 0),
     SC_ENTRY(sc_test_unbounded, 0),
-    SC_ENTRY(sc_test_max_iterations, 0),
+    {"sc_test_max_iterations", sc_test_max_iterations, 0, SC_RACING},
     SC_ENTRY(sc_test_direct_certificate, 0),
     SC_ENTRY(sc_test_direct_infeasible, 0),
     SC_ENTRY(sc_test_direct_nothing_to_do, 0),
@@ -57,7 +58,7 @@ int sc_run_suite(const sc_solver *s, const struct CMUnitTest *own, size_t n_own)
             .name = sc_case_name(sc_cases[i]), .test_func = run_case, .initial_state = &runs[i]};
     }
     for (size_t i = 0; i < n_battery; i++)
-        if ((s->flags & battery[i].needs) == battery[i].needs)
+        if ((s->flags & battery[i].needs) == battery[i].needs && !(s->flags & battery[i].unless))
             tests[count++] = (struct CMUnitTest){
                 .name = battery[i].name, .test_func = battery[i].fn, .initial_state = (void *)s};
     memcpy(tests + count, own, n_own * sizeof *own);

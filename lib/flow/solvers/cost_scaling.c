@@ -140,6 +140,7 @@ typedef struct cs_work {
     uint8_t *in_ovf;     /* [n] */
     int32_t novf;
     int64_t limit;       /* opts->max_iterations, 0 = none */
+    const pl_solve_opts *opts; /* for pl_solve_cancelled() */
     int64_t iters;       /* pushes + relabels */
     int64_t relabels, next_update, update_every;
     int64_t bytes;       /* allocated bytes */
@@ -316,6 +317,7 @@ static pl_status work_init(cs_work *w, const pl_flow_problem *p, const pl_solve_
     *w = (cs_work){.p = p, .out = out, .n = p->n, .k = (int64_t)p->n + 1, .wide = !fits_compact(p)};
     w->alpha = opts && opts->scaling_factor ? opts->scaling_factor : CS_DEFAULT_ALPHA;
     w->limit = opts ? opts->max_iterations : 0;
+    w->opts = opts;
     w->nb = p->n + 1;
     w->first = cs_alloc(w, n + 1, sizeof *w->first);
     if (w->wide)
@@ -830,9 +832,13 @@ CS_INLINE pl_status refine(cs_work *w, int W, int64_t eps)
     }
     if (w->qlen == 0)
         return PL_OK;
+    if (pl_solve_cancelled(w->opts)) /* before an O(m) search */
+        return pl_err(PL_ELIMIT, "cost-scaling: cancelled at eps %lld", (long long)eps);
     pl_status st = global_update(w, W);
     w->next_update = w->relabels + w->update_every;
     while (st == PL_OK && w->qlen > 0) {
+        if (pl_solve_cancelled(w->opts)) /* one relaxed load per discharge */
+            return pl_err(PL_ELIMIT, "cost-scaling: cancelled at eps %lld", (long long)w->eps);
         int32_t u = dequeue(w);
         st = discharge(w, W, u);
     }
@@ -929,6 +935,8 @@ CS_INLINE pl_status run_layout(cs_work *w, int W)
     pl_status st = build_arcs(w, W, &cmax);
     if (st != PL_OK)
         return st;
+    if (pl_solve_cancelled(w->opts))
+        return pl_err(PL_ELIMIT, "cost-scaling: cancelled");
     if (p->warm && warm_prices(w)) {
         eps = violation(w, W);
     } else {
@@ -954,6 +962,8 @@ CS_INLINE pl_status run_layout(cs_work *w, int W)
     /* Phases eps/alpha, eps/alpha^2, ..., 1; none when the start is already
      * a 1-optimal flow. */
     while (eps > 1 || excess) {
+        if (pl_solve_cancelled(w->opts))
+            return pl_err(PL_ELIMIT, "cost-scaling: cancelled at eps %lld", (long long)eps);
         eps = eps > w->alpha ? eps / w->alpha : 1;
         if (!excess && price_refine(w, W, eps))
             continue;

@@ -10,6 +10,7 @@ static const pl_solver_ops *const builtin[] = {
     &pl_solver_cycle_canceling,
     &pl_solver_glpk,
     &pl_solver_relaxation,
+    &pl_solver_race,
 };
 #define N_BUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 

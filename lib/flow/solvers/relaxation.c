@@ -94,6 +94,7 @@ typedef struct rx_work {
     int64_t floor;      /* lowest price allowed before the next check */
     int checked;        /* the feasibility test already said feasible */
     int64_t limit;
+    const pl_solve_opts *opts; /* for pl_solve_cancelled() */
     int64_t *iterations;
 } rx_work;
 
@@ -389,6 +390,8 @@ static void relocate_deficits(rx_work *w)
         if (w->excess[v] < 0 && (z < 0 || w->excess[v] < w->excess[z]))
             z = v;
     for (int32_t v = 0; v < p->n; v++) {
+        if (w->excess[v] < 0 && pl_solve_cancelled(w->opts))
+            return; /* run() reports it */
         for (int tries = 0; v != z && w->excess[v] < 0 && tries < RX_UNSTICK_TRIES; tries++) {
             int32_t t = balanced_dfs(w, v, 1, z);
             if (t < 0) {
@@ -477,10 +480,17 @@ static pl_status price_floor(rx_work *w)
     return PL_OK;
 }
 
+static pl_status cancelled(void)
+{
+    return pl_err(PL_ELIMIT, "relaxation: cancelled");
+}
+
 static pl_status count_iteration(rx_work *w)
 {
     if (w->limit > 0 && *w->iterations >= w->limit)
         return pl_err(PL_ELIMIT, "relaxation: iteration limit %lld reached", (long long)w->limit);
+    if (pl_solve_cancelled(w->opts))
+        return cancelled();
     (*w->iterations)++;
     return PL_OK;
 }
@@ -606,6 +616,9 @@ static pl_status iterate(rx_work *w, int32_t s)
         /* While e(S) <= out0(S), a balanced arc leaves S into a labelled,
          * unscanned node, so scan < nmembers. */
         if (es <= out0 && scan < w->nmembers) {
+            /* A set may grow over most of the graph: look every 256 scans. */
+            if ((scan & 255) == 255 && pl_solve_cancelled(w->opts))
+                return cancelled();
             if (scan_node(w, w->members[scan++], &es, &out0))
                 break;
             continue;
@@ -662,6 +675,8 @@ static pl_status run(rx_work *w)
         retract_deficits(w);
         relocate_deficits(w);
     }
+    if (pl_solve_cancelled(w->opts))
+        return cancelled();
     set_floor(w);
     for (int32_t v = 0; v < p->n; v++)
         enqueue(w, v);
@@ -685,6 +700,7 @@ static pl_status solve(const pl_flow_problem *p, const pl_solve_opts *opts, pl_f
     if (st != PL_OK)
         return st;
     w.limit = opts ? opts->max_iterations : 0;
+    w.opts = opts;
     st = run(&w);
     work_free(&w);
     return st;

@@ -3,6 +3,7 @@
 #ifndef PL_FLOWNET_IMPL_H
 #define PL_FLOWNET_IMPL_H
 
+#include <stdatomic.h>
 #include <placement/flownet.h>
 #include "internal/core.h"
 
@@ -168,5 +169,32 @@ PL_INTERNAL extern const pl_solver_ops pl_solver_glpk;
 PL_INTERNAL extern const pl_solver_ops pl_solver_cost_scaling;
 PL_INTERNAL extern const pl_solver_ops pl_solver_network_simplex;
 PL_INTERNAL extern const pl_solver_ops pl_solver_relaxation;
+PL_INTERNAL extern const pl_solver_ops pl_solver_race;
+
+/* The contiguous CSR residual lists of pl_flow_problem (every arc id,
+ * removed ones included, under both endpoints, in increasing id) into
+ * first[n + 1] and arcs[2m]. */
+PL_INTERNAL void pl_csr_fill(int32_t n, int32_t m, const int32_t *tail, const int32_t *head, int32_t *first,
+                             int32_t *arcs);
+
+/* Cancellation of a solve from another thread (internal; the race of
+ * solvers/race.c): opts->reserved[0] may point at an atomic_int that
+ * another thread raises to ask the solver to stop. Solvers that read it
+ * (relaxation per iteration, cost scaling per discharge) check it in their main loops
+ * and return PL_ELIMIT; one that never reads it simply runs to the end. */
+static inline int pl_solve_cancelled(const pl_solve_opts *opts)
+{
+    const atomic_int *flag = opts ? (const atomic_int *)opts->reserved[0] : NULL;
+    return flag && atomic_load_explicit(flag, memory_order_relaxed);
+}
+
+/* Run ops[0] (in the calling thread) and ops[1] (in a second one) on p, each
+ * on its own copy of out's starting point; the first to return PL_OK wins,
+ * its flow, potentials and iterations land in out, and the other is
+ * cancelled. *winner (if not NULL) receives 0, 1, or -1 when both failed
+ * (then the error of the first to finish is returned). Entrants get no
+ * state slot. Reentrant; both threads are joined before it returns. */
+PL_INTERNAL pl_status pl_race_run(const pl_solver_ops *const ops[2], const pl_flow_problem *p,
+                                  const pl_solve_opts *opts, pl_flow_solution *out, int *winner);
 
 #endif
