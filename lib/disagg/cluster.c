@@ -122,9 +122,25 @@ pl_status pl_disagg_add_gpu(pl_disagg_cluster *c, int64_t bw, int64_t mem, const
     memcpy(g->splits, splits, (size_t)n_splits * sizeof *splits);
     for (int i = 0; i < PL_DISAGG_MAX_VGPU; i++)
         g->vgpu_job[i] = -1;
+    g->home = -1;
     if (id)
         *id = (int32_t)c->ngpus;
     c->ngpus++;
+    return PL_OK;
+}
+
+pl_status pl_disagg_add_gpu_at(pl_disagg_cluster *c, int64_t bw, int64_t mem, const int32_t *splits,
+                               int32_t n_splits, int32_t node, int32_t *id)
+{
+    if (c && (node < 0 || node >= c->nnodes))
+        return pl_err(PL_EINVAL, "pl_disagg_add_gpu_at: no node %d", (int)node);
+    int32_t g = 0;
+    pl_status st = pl_disagg_add_gpu(c, bw, mem, splits, n_splits, &g);
+    if (st != PL_OK)
+        return st;
+    c->gpus[g].home = node;
+    if (id)
+        *id = g;
     return PL_OK;
 }
 
@@ -198,7 +214,8 @@ pl_status pl_disagg_composition(const pl_disagg_cluster *c, int32_t comp,
     memcpy(out->devices, k->dev, (size_t)k->n * sizeof *k->dev);
     out->bw_bytes_per_s = k->bw;
     out->cap_bytes = k->cap;
-    out->free_bw_bytes_per_s = k->bw - k->used_bw;
+    /* Oversubscribed SMUFIN sharers may reserve more than the total. */
+    out->free_bw_bytes_per_s = k->bw > k->used_bw ? k->bw - k->used_bw : 0;
     out->free_cap_bytes = k->cap - k->used_cap;
     out->sharers = k->sharers;
     out->end_s = dg_comp_end(c, comp);
@@ -259,7 +276,9 @@ static pl_status check_nvme(const pl_disagg_cluster *c, const pl_disagg_workload
         if (m->node != d->node)
             return pl_err(PL_EINVAL, "%s: composition %d is attached to node %d, not %d", fn,
                           (int)d->composition, (int)m->node, (int)d->node);
-        if (m->bw - m->used_bw < w->nvme_bw_bytes_per_s || m->cap - m->used_cap < w->nvme_cap_bytes)
+        int oversub = c->opts.smufin_oversubscribe && w->model == PL_DISAGG_MODEL_SMUFIN;
+        if ((!oversub && m->bw - m->used_bw < w->nvme_bw_bytes_per_s) ||
+            m->cap - m->used_cap < w->nvme_cap_bytes)
             return pl_err(PL_EINFEASIBLE, "%s: composition %d has %lld B/s and %lld B free, workload needs "
                           "%lld and %lld", fn, (int)d->composition, (long long)(m->bw - m->used_bw),
                           (long long)(m->cap - m->used_cap), (long long)w->nvme_bw_bytes_per_s,
@@ -310,6 +329,9 @@ static pl_status check_gpu(const pl_disagg_cluster *c, const pl_disagg_workload 
     if (d->gpu < 0 || d->gpu >= c->ngpus)
         return pl_err(PL_EINVAL, "%s: no GPU %d", fn, (int)d->gpu);
     const dg_gpu *g = &c->gpus[d->gpu];
+    if (g->home >= 0 && g->home != d->node)
+        return pl_err(PL_EINFEASIBLE, "%s: GPU %d is attached to node %d, not %d", fn, (int)d->gpu,
+                      (int)g->home, (int)d->node);
     int32_t n = g->n_vgpu;
     if (d->partition != 0) {
         int ok = 0;
@@ -408,6 +430,8 @@ pl_status pl_disagg_apply(pl_disagg_cluster *c, const pl_disagg_workload *w,
     c->nplaces++;
     if (comp >= 0 && c->opts.reshare)
         dg_reshare(c, comp, now_s);
+    if (corun > 0 && c->opts.reshare)
+        dg_reshare_gpu(c, d->gpu, now_s);
     if (id)
         *id = pid;
     return PL_OK;
@@ -445,8 +469,10 @@ pl_status pl_disagg_release_at(pl_disagg_cluster *c, int32_t id, double now_s)
     pl_status st = pl_disagg_release(c, id);
     if (st != PL_OK)
         return st;
-    int32_t comp = c->places[id].comp;
+    int32_t comp = c->places[id].comp, gpu = c->places[id].gpu;
     if (comp >= 0 && c->opts.reshare)
         dg_reshare(c, comp, now_s);
+    if (gpu >= 0 && c->opts.reshare)
+        dg_reshare_gpu(c, gpu, now_s);
     return PL_OK;
 }

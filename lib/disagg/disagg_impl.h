@@ -32,6 +32,7 @@ typedef struct dg_gpu {
     int32_t n_vgpu;                     /* 0: unsplit */
     int32_t vgpu_job[PL_DISAGG_MAX_VGPU]; /* placement id, -1 idle */
     int32_t busy;
+    int32_t home; /* -1: disaggregated; else the node every vGPU attaches to */
 } dg_gpu;
 
 typedef struct dg_place {
@@ -40,7 +41,8 @@ typedef struct dg_place {
     int32_t node, comp, gpu, vgpu;
     double start, end;
     /* Sharing over time (opts.reshare): share of the work not yet done at
-     * last_s, and the full run time at the sharing level since last_s. */
+     * last_s, and the full run time at the sharing (or co-run) level since
+     * last_s. */
     double work_left, run_time, last_s;
 } dg_place;
 
@@ -80,6 +82,9 @@ PL_INTERNAL int dg_has_attached(const pl_disagg_cluster *c);
 /* opts.reshare: advance every sharer of comp to now at its recorded rate and
  * set its end at the composition's current sharing level. */
 PL_INTERNAL void dg_reshare(pl_disagg_cluster *c, int32_t comp, double now);
+/* opts.reshare: the same for the workloads on the vGPUs of `gpu`, at the
+ * co-run factor of its busy vGPUs. */
+PL_INTERNAL void dg_reshare_gpu(pl_disagg_cluster *c, int32_t gpu, double now);
 /* Latest predicted end of a composition's sharers. */
 PL_INTERNAL double dg_comp_end(const pl_disagg_cluster *c, int32_t comp);
 

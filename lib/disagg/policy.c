@@ -100,7 +100,11 @@ static int32_t pick_shared(const pl_disagg_cluster *c, const pl_disagg_workload 
     double bk1 = 0, bk2 = 0, bt = 0;
     for (int32_t i = 0; i < c->ncomps; i++) {
         const dg_comp *m = &c->comps[i];
-        if (!m->alive || m->bw - m->used_bw < w->nvme_bw_bytes_per_s ||
+        /* opts.smufin_oversubscribe: the model, not the request, limits
+         * how many SMUFIN share (the thesis runs 2 on one 2 GB/s device). */
+        int oversub = c->opts.smufin_oversubscribe && rank != RANK_FIRST &&
+                      w->model == PL_DISAGG_MODEL_SMUFIN && m->sharers < 6;
+        if (!m->alive || (!oversub && m->bw - m->used_bw < w->nvme_bw_bytes_per_s) ||
             m->cap - m->used_cap < w->nvme_cap_bytes || !node_fits(&c->nodes[m->node], w))
             continue;
         double t = 0;
@@ -283,15 +287,21 @@ static int partition_gpu(const pl_disagg_cluster *c, const pl_disagg_workload *w
     return 0;
 }
 
+/* The vGPU first, then the node: the policy's node among those with the
+ * cores, or the GPU's own node when it is physically attached. */
 static void decide_gpu(const pl_disagg_cluster *c, const pl_disagg_workload *w, double now,
                        int use_model, node_rule nr, pl_disagg_decision *d)
 {
-    double score = 0;
-    int32_t node = choose_node(c, w, nr, 0, &score);
-    if (node < 0)
-        return;
     if (!find_vgpu(c, w, now, use_model, d) && !partition_gpu(c, w, d))
         return;
+    double score = 0;
+    int32_t home = c->gpus[d->gpu].home;
+    int32_t node = home < 0 ? choose_node(c, w, nr, 0, &score)
+                   : node_fits(&c->nodes[home], w) ? home : -1;
+    if (node < 0) {
+        clear_decision(d, d->policy);
+        return;
+    }
     d->placed = 1;
     d->node = node;
     d->score = score;

@@ -38,6 +38,7 @@ void pl_nvme_sim_opts_init(pl_nvme_sim_opts *o)
     o->frac_high = 0.2;
     o->delta_high = PL_DISAGG_DELTA_HIGH;
     o->frac_fio = 0;
+    o->gpu_overhead = 0;
     o->frac_gpu = 0;
     o->gpus = 0;
     o->gpu_split = 1;
@@ -50,6 +51,8 @@ void pl_nvme_sim_opts_init(pl_nvme_sim_opts *o)
     o->layout = PL_NVME_LAYOUT_DISAGG;
     o->arrivals = PL_NVME_ARRIVALS_POISSON;
     o->static_sharing = 0;
+    o->node_order = PL_DISAGG_LEAST_USED_FIRST;
+    o->smufin_oversubscribe = 0;
 }
 
 const char *const *pl_nvme_sim_scenario_names(void)
@@ -103,9 +106,10 @@ pl_status pl_nvme_sim_rate(const pl_nvme_sim_opts *o, double *rate_per_s)
         return st;
     const double f[4] = {o->frac_bandwidth, o->frac_capacity, o->frac_compute, o->frac_gpu};
     double total = f[0] + f[1] + f[2] + f[3];
-    if (!(o->load > 0) || f[0] < 0 || f[1] < 0 || f[2] < 0 || f[3] < 0 || !(total > 0))
-        return pl_err(PL_EINVAL, "NVMe simulation: load must be > 0 and the workload fractions "
-                                 "non-negative with a positive sum");
+    if (!(o->load > 0) || f[0] < 0 || f[1] < 0 || f[2] < 0 || f[3] < 0 || !(total > 0) ||
+        !(o->gpu_overhead >= 0))
+        return pl_err(PL_EINVAL, "NVMe simulation: load must be > 0, the workload fractions "
+                                 "non-negative with a positive sum, gpu_overhead >= 0");
     /* E[demand x time] per workload for each resource of the fat node. */
     double cores = 0, bw = 0, cap = 0;
     for (int t = 0; t < 4; t++) {
@@ -116,13 +120,14 @@ pl_status pl_nvme_sim_rate(const pl_nvme_sim_opts *o, double *rate_per_s)
         bw += p * (double)w.nvme_bw_bytes_per_s * w.base_time_s;
         cap += p * (double)w.nvme_cap_bytes * w.base_time_s;
     }
-    if ((int)o->load_basis < 0 || (int)o->load_basis > (int)PL_NVME_LOAD_BOTTLENECK)
+    if ((int)o->load_basis < 0 || (int)o->load_basis > (int)PL_NVME_LOAD_NVME)
         return pl_err(PL_EINVAL, "NVMe simulation: unknown load basis %d", (int)o->load_basis);
     double per_job = cores / ((double)o->nodes * o->cores_per_node);
-    if (o->load_basis == PL_NVME_LOAD_BOTTLENECK && o->nvme > 0) {
+    if (o->load_basis != PL_NVME_LOAD_CPU && o->nvme > 0) {
         double lbw = bw / ((double)o->nvme * (double)o->nvme_bw_bytes_per_s);
         double lcap = cap / ((double)o->nvme * (double)o->nvme_cap_bytes);
-        per_job = fmax(per_job, fmax(lbw, lcap));
+        per_job = o->load_basis == PL_NVME_LOAD_NVME ? fmax(lbw, lcap)
+                                                     : fmax(per_job, fmax(lbw, lcap));
     }
     *rate_per_s = o->load / per_job;
     return PL_OK;
@@ -164,6 +169,9 @@ pl_status pl_nvme_sim_generate(const pl_nvme_sim_opts *o, pl_disagg_workload **j
             w[i].model = PL_DISAGG_MODEL_FIO;
         if (high)
             w[i].deadline_s = w[i].base_time_s * o->delta_high + t;
+        /* Fig. 5.8: the overhead slows the run, not the deadline. */
+        if (type == PL_DISAGG_GPU_BOUND)
+            w[i].base_time_s *= 1.0 + o->gpu_overhead;
     }
     *jobs = w;
     *n = o->jobs;
@@ -294,16 +302,18 @@ static pl_status note_composition(run_state *s, int32_t comp, int32_t size)
     return PL_OK;
 }
 
-/* The sharing set of comp changed: the disagg module moved its sharers'
- * ends (opts.reshare); replace the finish event of each one that moved.
+/* A sharing set changed (a composition's sharers or a GPU's busy vGPUs):
+ * the disagg module moved the ends of the workloads concerned
+ * (opts.reshare); replace the finish event of each running one that moved.
  * `skip` is the job just started (-1 for none). */
-static pl_status reschedule_sharers(run_state *s, int32_t comp, int32_t skip)
+static pl_status reschedule_sharers(run_state *s, int32_t skip)
 {
     if (s->o->static_sharing)
         return PL_OK;
     for (int32_t j = 0; j < s->n; j++) {
         const pl_nvme_sim_record *r = &s->rec[j];
-        if (j == skip || r->composition != comp || r->start_s < 0 || r->finish_s >= 0)
+        if (j == skip || (r->composition < 0 && r->type != 3) || r->start_s < 0 ||
+            r->finish_s >= 0)
             continue;
         double end;
         if (pl_disagg_placement(s->c, s->placement[j], NULL, NULL, NULL, NULL, &end))
@@ -354,7 +364,7 @@ static pl_status start_job(run_state *s, int32_t j, const pl_disagg_decision *d,
     s->end[j] = end;
     if ((st = pl_sim_heap_push(&s->heap, end, PL_SIM_EV_FINISH, j, ++s->ver[j])))
         return st;
-    return comp >= 0 ? reschedule_sharers(s, comp, j) : PL_OK;
+    return comp >= 0 || r->type == 3 ? reschedule_sharers(s, j) : PL_OK;
 }
 
 static pl_status finish_job(run_state *s, int32_t j, double now)
@@ -376,9 +386,8 @@ static pl_status finish_job(run_state *s, int32_t j, double now)
             s->composed -= s->comp_size[r->composition];
             s->live_comps--;
         }
-        return reschedule_sharers(s, r->composition, -1);
     }
-    return PL_OK;
+    return r->composition >= 0 || r->type == 3 ? reschedule_sharers(s, -1) : PL_OK;
 }
 
 /* Try every queued job in EDF order; one that does not fit waits. */
@@ -472,6 +481,8 @@ static pl_status build_cluster(const pl_nvme_sim_opts *o, pl_disagg_cluster **ou
     pl_disagg_opts dopts;
     pl_disagg_opts_init(&dopts);
     dopts.reshare = !o->static_sharing;
+    dopts.node_order = o->node_order;
+    dopts.smufin_oversubscribe = o->smufin_oversubscribe;
     pl_status st = pl_disagg_cluster_create(&c);
     if (!st)
         st = pl_disagg_set_opts(c, &dopts);
@@ -487,8 +498,14 @@ static pl_status build_cluster(const pl_nvme_sim_opts *o, pl_disagg_cluster **ou
                  : pl_disagg_add_nvme(c, o->nvme_bw_bytes_per_s, o->nvme_cap_bytes, NULL);
     /* Table 5.2: 4 GB/s, 16 GB; a Tesla T4 splits into 1, 2 or 4 vGPUs. */
     static const int32_t t4[] = {1, 2, 4};
+    /* PA (Fig. 5.6a): the thesis does not say where; node 2, the first
+     * without NVMe, so that three nodes hold a device. */
+    int32_t gpu_home = o->nodes > 2 ? 2 : o->nodes - 1;
     for (int32_t i = 0; !st && i < o->gpus; i++)
-        st = pl_disagg_add_gpu(c, 4000000000LL, 16000000000LL, t4, o->gpu_split ? 3 : 1, NULL);
+        st = o->layout == PL_NVME_LAYOUT_PA
+                 ? pl_disagg_add_gpu_at(c, 4000000000LL, 16000000000LL, t4, o->gpu_split ? 3 : 1,
+                                        gpu_home, NULL)
+                 : pl_disagg_add_gpu(c, 4000000000LL, 16000000000LL, t4, o->gpu_split ? 3 : 1, NULL);
     if (st)
         pl_disagg_cluster_free(c);
     else

@@ -206,9 +206,10 @@ static void test_pa_layout(void **st)
 /* Chapter 5 (Fig. 5.5): 1 node x 25 cores, no NVMe, one 4 GB/s 16 GB GPU,
  * two YOLO (152 s, 1000 MB/s, 2 GB, 2 cores) at 0, GPU-aware policy.
  * Splittable: Algorithm 3 splits it into min(4000/1000, 16/2) = 4 vGPUs;
- * the first runs alone (152 s), the second beside it (co-run factor 1.05:
- * 159.6 s). Unsplittable ({1} only): the second waits for the GPU,
- * 152..304. */
+ * the second starts beside the first at once, and both run at the co-run
+ * factor 1.05 of two busy vGPUs: both end at 159.6 s (the first is
+ * re-evaluated when the second starts). Unsplittable ({1} only): the second
+ * waits for the GPU, 152..304. */
 static void test_gpu_split(void **st)
 {
     (void)st;
@@ -222,10 +223,80 @@ static void test_gpu_split(void **st)
         assert_pl_ok(pl_nvme_sim_run(&o, w, 2, PL_DISAGG_GPU_AWARE, &r));
         pl_nvme_sim_record a = rec_of(r, 0), b = rec_of(r, 1);
         assert_float_equal(a.start_s, 0, EPS);
-        assert_float_equal(a.finish_s, 152, EPS);
+        assert_float_equal(a.finish_s, split ? 159.6 : 152, EPS);
         assert_float_equal(b.start_s, split ? 0 : 152, EPS);
         assert_float_equal(b.finish_s, split ? 159.6 : 304, EPS);
         assert_int_equal((int)b.decided_by, (int)PL_DISAGG_GPU_AWARE);
+        pl_nvme_sim_result_free(r);
+    }
+}
+
+/* GPU co-runners re-evaluated (Fig. 5.3's factors 1, 1.05 for 1, 2 busy
+ * vGPUs), split GPU as above, A at 0 and B at 76. At 76 A has done half
+ * its work; with two busy vGPUs a full run takes 159.6 s: A ends 76 + 0.5 x
+ * 159.6 = 155.8 (its first finish event, 152, is stale and dropped). At
+ * 155.8 B has done 79.8/159.6 = 1/2 and runs alone again: it ends 155.8 +
+ * 0.5 x 152 = 231.8. With static sharing: A 152, B 76 + 159.6 = 235.6. */
+static void test_gpu_corunners_reevaluated(void **st)
+{
+    (void)st;
+    pl_disagg_workload w[2] = {preset(PL_DISAGG_GPU_BOUND, 0, 0),
+                               preset(PL_DISAGG_GPU_BOUND, 76, 0)};
+    pl_nvme_sim_result *re = NULL, *fx = NULL;
+    pl_nvme_sim_opts o = small_cluster(25, 0);
+    o.gpus = 1;
+    assert_pl_ok(pl_nvme_sim_run(&o, w, 2, PL_DISAGG_GPU_AWARE, &re));
+    o.static_sharing = 1;
+    assert_pl_ok(pl_nvme_sim_run(&o, w, 2, PL_DISAGG_GPU_AWARE, &fx));
+    assert_float_equal(rec_of(re, 1).start_s, 76, EPS);
+    assert_float_equal(rec_of(re, 0).finish_s, 155.8, EPS);
+    assert_float_equal(rec_of(re, 1).finish_s, 231.8, EPS);
+    assert_float_equal(rec_of(fx, 0).finish_s, 152, EPS);
+    assert_float_equal(rec_of(fx, 1).finish_s, 235.6, EPS);
+    pl_nvme_sim_result_free(re);
+    pl_nvme_sim_result_free(fx);
+}
+
+/* Physically attached with a GPU (Fig. 5.6a): 3 nodes x 25 cores, 2 NVMe
+ * (both on node 0), the GPU on node 2. A YOLO at 0 under GPU-aware: Eq. 5.1
+ * ties on three empty nodes and takes node 0 when disaggregated; attached,
+ * it must run on node 2. */
+static void test_pa_gpu_node(void **st)
+{
+    (void)st;
+    pl_disagg_workload w = preset(PL_DISAGG_GPU_BOUND, 0, 0);
+    pl_nvme_sim_opts o = small_cluster(25, 2);
+    o.nodes = 3;
+    o.gpus = 1;
+    for (int pa = 0; pa <= 1; pa++) {
+        o.layout = pa ? PL_NVME_LAYOUT_PA : PL_NVME_LAYOUT_DISAGG;
+        pl_nvme_sim_result *r = NULL;
+        assert_pl_ok(pl_nvme_sim_run(&o, &w, 1, PL_DISAGG_GPU_AWARE, &r));
+        pl_nvme_sim_record a = rec_of(r, 0);
+        assert_int_equal(a.node, pa ? 2 : 0);
+        assert_float_equal(a.finish_s, 152, EPS);
+        pl_nvme_sim_result_free(r);
+    }
+}
+
+/* Eq. 4.3's node order (o->node_order) reaches the policy: 2 nodes x 25
+ * cores, a compute job of 15 cores at 0 (node 0, both empty) and one of 5
+ * cores at 10 under minimise-fragmentation: least used first puts it on
+ * the empty node 1 (beta 0 < 0.6), most used first on node 0. */
+static void test_node_order(void **st)
+{
+    (void)st;
+    pl_disagg_workload w[2] = {preset(PL_DISAGG_COMPUTE_BOUND, 0, 0),
+                               preset(PL_DISAGG_COMPUTE_BOUND, 10, 0)};
+    w[1].cores = 5;
+    pl_nvme_sim_opts o = small_cluster(25, 0);
+    o.nodes = 2;
+    for (int most = 0; most <= 1; most++) {
+        o.node_order = most ? PL_DISAGG_MOST_USED_FIRST : PL_DISAGG_LEAST_USED_FIRST;
+        pl_nvme_sim_result *r = NULL;
+        assert_pl_ok(pl_nvme_sim_run(&o, w, 2, PL_DISAGG_MIN_FRAGMENTATION, &r));
+        assert_int_equal(rec_of(r, 0).node, 0);
+        assert_int_equal(rec_of(r, 1).node, most ? 0 : 1);
         pl_nvme_sim_result_free(r);
     }
 }
@@ -285,6 +356,23 @@ static void test_rate(void **st)
     assert_pl_ok(pl_nvme_sim_scenario("nvme-s2", &o));
     assert_pl_ok(pl_nvme_sim_rate(&o, &rate));
     assert_float_equal(rate, 0.7 * 6000 / 342880.0, 1e-12);
+    /* NVMe basis (Fig. 5.7), S3 at 0.5: bandwidth 0.2x1800x1600 + 0.1x160x800
+     * = 588,800 MB of 20,000 MB/s = 29.44 s, capacity 61,760 GB s of 6000 GB
+     * = 10.29 s; the cores (94.8 s per workload) are left out. */
+    assert_pl_ok(pl_nvme_sim_scenario("nvme-s3", &o));
+    o.load = 0.5;
+    o.load_basis = PL_NVME_LOAD_NVME;
+    assert_pl_ok(pl_nvme_sim_rate(&o, &rate));
+    assert_float_equal(rate, 0.5 / 29.44, 1e-12);
+    o.load_basis = PL_NVME_LOAD_BOTTLENECK;
+    assert_pl_ok(pl_nvme_sim_rate(&o, &rate));
+    assert_float_equal(rate, 0.5 * 125 / 11850.0, 1e-12);
+    o.load_basis = (pl_nvme_load_basis)3;
+    assert_pl_status(pl_nvme_sim_rate(&o, &rate), PL_EINVAL);
+    o.load_basis = PL_NVME_LOAD_CPU;
+    o.gpu_overhead = -0.1;
+    assert_pl_status(pl_nvme_sim_rate(&o, &rate), PL_EINVAL);
+    o.gpu_overhead = 0;
     o.load = 0;
     assert_pl_status(pl_nvme_sim_rate(&o, &rate), PL_EINVAL);
     pl_nvme_sim_opts_init(&o);
@@ -549,6 +637,25 @@ static void test_generate_options(void **st)
     o.delta_high = 1.2;
     o.arrivals = (pl_nvme_arrivals)5;
     assert_pl_status(pl_nvme_sim_generate(&o, &w, &n), PL_EINVAL);
+    /* Fig. 5.8's overhead: GPU workloads run 5 % longer, their deadlines
+     * stay those of the 152 s base time; the others are untouched. */
+    o.arrivals = PL_NVME_ARRIVALS_POISSON;
+    assert_pl_ok(pl_nvme_sim_scenario("nvme-gpu-s2", &o));
+    o.gpu_overhead = 0.05;
+    assert_pl_ok(pl_nvme_sim_generate(&o, &w, &n));
+    int32_t gpu = 0;
+    for (int32_t i = 0; i < n; i++) {
+        if (w[i].gpu_mem_bytes == 0) {
+            assert_true(w[i].base_time_s == 1600 || w[i].base_time_s == 900);
+            continue;
+        }
+        gpu++;
+        assert_float_equal(w[i].base_time_s, 159.6, 1e-9);
+        double slack = w[i].deadline_s - w[i].arrival_s;
+        assert_float_equal(slack, (w[i].high_priority ? 1.2 : 4) * 152, 1e-6);
+    }
+    assert_true(gpu > 200);
+    free(w);
 }
 
 /* Table 4.3, S1 at 0.6: first fit misses 0.07 % disaggregated and 64.52 %
@@ -617,6 +724,24 @@ static void test_cli_sweeps(void **st)
     assert_int_equal(count_rows(cli_out, "S2 "), 24); /* 6 factors x 4 policies */
     cli_ok("simulate --scenario nvme-gpu-split --jobs 100");
     assert_int_equal(count_rows(cli_out, "S3 "), 10); /* unsplit and split x 5 policies */
+    cli_ok("simulate --scenario nvme-gpu-dist --jobs 100 --policy first-fit,gpu-aware");
+    assert_int_equal(count_rows(cli_out, "S2 "), 6); /* 3 layouts x 2 policies */
+    /* Physically attached: every GPU workload on node 2, NVMe on nodes 0-1. */
+    assert_non_null(strstr(cli_out, "\nS1         pa first-fit"));
+    cli_ok("simulate --scenario nvme-gpu-hetero --jobs 100 --policy disagg-aware,gpu-aware");
+    assert_int_equal(count_rows(cli_out, "S3 "), 8); /* 4 loads x 2 policies */
+    cli_ok("simulate --scenario nvme-gpu-overhead --jobs 100");
+    assert_int_equal(count_rows(cli_out, "S1 "), 30); /* 6 overheads x 5 policies */
+    cli_ok("simulate --scenario nvme-gpu-s1 --jobs 100 --load-basis nvme --gpu-overhead 5");
+    cli_ok("simulate --scenario nvme-s2 --jobs 100 --node-order most-used --policy min-fragmentation "
+           "--smufin-oversubscribe");
+    assert_non_null(strstr(cli_out, "most-used-first nodes, SMUFIN oversubscribed"));
+    assert_int_equal(pl_test_run_cli(NULL, "simulate --scenario nvme-s1 --node-order x", 1,
+                                     cli_out, sizeof cli_out),
+                     2);
+    assert_int_equal(pl_test_run_cli(NULL, "simulate --scenario nvme-s1 --gpu-overhead x", 1,
+                                     cli_out, sizeof cli_out),
+                     2);
     cli_ok("simulate --scenario nvme-gpu-s2 --jobs 100 --gpu-unsplit");
     assert_non_null(strstr(cli_out, "\ngpu-aware "));
     cli_ok("simulate --scenario nvme-s1 --jobs 100 --layout pa --arrivals regular "
@@ -683,6 +808,9 @@ int main(void)
         cmocka_unit_test(test_hand_trace_reshared),
         cmocka_unit_test(test_pa_layout),
         cmocka_unit_test(test_gpu_split),
+        cmocka_unit_test(test_gpu_corunners_reevaluated),
+        cmocka_unit_test(test_pa_gpu_node),
+        cmocka_unit_test(test_node_order),
         cmocka_unit_test(test_measurement_window),
         cmocka_unit_test(test_rate),
         cmocka_unit_test(test_generate),

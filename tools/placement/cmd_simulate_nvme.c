@@ -18,7 +18,8 @@ static void nvme_usage(FILE *f)
     fprintf(f,
             "usage: placement simulate --scenario nvme-s1|nvme-s2|nvme-s3|nvme-gpu-s1|nvme-gpu-s2|\n"
             "                          nvme-gpu-s3 [--load LF] [--jobs N]\n"
-            "       placement simulate --scenario nvme-deadline|nvme-devices|nvme-fio [options]\n"
+            "       placement simulate --scenario nvme-deadline|nvme-devices|nvme-fio|nvme-gpu-split|\n"
+            "                          nvme-gpu-dist|nvme-gpu-hetero|nvme-gpu-overhead [options]\n"
             "                          [--policy NAME[,NAME...]] [--seed N] [--out DIR]\n"
             "\n"
             "Seed 001 (Call thesis, Tables 4.2-4.5): 5 nodes x 25 cores, a pool of 10 NVMe\n"
@@ -29,8 +30,9 @@ static void nvme_usage(FILE *f)
             "CPU / bandwidth / capacity utilisation (%%).\n"
             "\n"
             "  -l, --load LF        target load factor (default 0.7)\n"
-            "      --load-basis B   cpu (default: offered core load of the fat node) or\n"
+            "      --load-basis B   cpu (default: offered core load of the fat node),\n"
             "                       bottleneck (the most loaded of cores, NVMe bandwidth, capacity)\n"
+            "                       or nvme (the more loaded of NVMe bandwidth and capacity)\n"
             "      --all-jobs       measure every workload (default: from the fat node's CPU load\n"
             "                       factor reaching LF to the last arrival, as the thesis)\n"
             "      --layout L       disagg (default: one NVMe pool) or pa (physically attached:\n"
@@ -39,10 +41,15 @@ static void nvme_usage(FILE *f)
             "                       thesis's public simulator generates them)\n"
             "      --static-sharing fix a run time at its start (default: sharers re-evaluated\n"
             "                       whenever a composition's sharing set changes)\n"
+            "      --node-order O   least-used (default, Eq. 4.3 as the thesis's text) or most-used:\n"
+            "                       minimise-fragmentation's node order for new placements\n"
+            "      --smufin-oversubscribe  model-aware policies let SMUFIN share a composition\n"
+            "                       past its bandwidth request (up to 6 sharers, slowed by the model)\n"
             "  -n, --jobs N         workloads (default 1500)\n"
             "  -p, --policy LIST    comma-separated, default all: first-fit, max-composition,\n"
             "                       min-fragmentation, disagg-aware (and gpu-aware with a GPU)\n"
             "      --gpu-unsplit    the GPU cannot be split into vGPUs (Fig. 5.5a)\n"
+            "      --gpu-overhead P GPU workloads run P %% slower (disaggregation overhead, Fig. 5.8)\n"
             "      --seed N         workload seed (default 1)\n"
             "  -o, --out DIR        write DIR/SCENARIO-POLICY.csv (one line per workload)\n"
             "\n"
@@ -53,6 +60,11 @@ static void nvme_usage(FILE *f)
             "                 loads 0.5-0.9 (sec. 4.4.6)\n"
             "  nvme-gpu-split chapter 5's S1-S3 (Table 5.3, one GPU) with the GPU unsplittable (0)\n"
             "                 and splittable into 1/2/4 vGPUs (1) (Fig. 5.5)\n"
+            "  nvme-gpu-dist  the same mixes: workloads per node by kind, physically attached\n"
+            "                 (GPU on node 2), GPU unsplittable, GPU split (Fig. 5.6)\n"
+            "  nvme-gpu-hetero  3 NVMe and one unsplittable GPU, loads 0.6-0.9 of the NVMe load\n"
+            "                 factor (Fig. 5.7)\n"
+            "  nvme-gpu-overhead  the same at NVMe load 0.8, GPU overhead 0-5 %% (Fig. 5.8)\n"
             "Chapter 5 scenarios (one 4 GB/s 16 GB GPU, YOLO workloads): nvme-gpu-s1 (50/20/20/10\n"
             "bandwidth/capacity/compute/GPU), nvme-gpu-s2 (10/0/10/80), nvme-gpu-s3 (20/20/10/40)\n"
             "\n"
@@ -70,6 +82,20 @@ static int nvme_usage_error(const char *msg)
 {
     fprintf(stderr, "placement simulate: %s\n", msg);
     return 2;
+}
+
+/* Option `what` naming one of two choices: 1 with *out set, or 0 after
+ * saying what it wants. */
+static int pick_two(const char *arg, const char *first, const char *second, const char *what,
+                    int *out)
+{
+    int p = pick_of(arg, first, second);
+    if (p < 0) {
+        fprintf(stderr, "placement simulate: %s wants '%s' or '%s'\n", what, first, second);
+        return 0;
+    }
+    *out = p;
+    return 1;
 }
 
 static int write_nvme_csv(const char *dir, const char *scenario, const char *policy,
@@ -108,6 +134,8 @@ int cmd_simulate_nvme(int argc, char **argv)
         {"load-basis", required_argument, NULL, 'B'}, {"all-jobs", no_argument, NULL, 'A'},
         {"layout", required_argument, NULL, 'L'},   {"arrivals", required_argument, NULL, 'R'},
         {"static-sharing", no_argument, NULL, 'T'}, {"gpu-unsplit", no_argument, NULL, 'G'},
+        {"gpu-overhead", required_argument, NULL, 'O'}, {"node-order", required_argument, NULL, 'N'},
+        {"smufin-oversubscribe", no_argument, NULL, 'U'},
         {NULL, 0, NULL, 0},
     };
     pl_nvme_sim_opts o;
@@ -125,20 +153,35 @@ int cmd_simulate_nvme(int argc, char **argv)
         case 'A': o.window = 0; break;
         case 'T': o.static_sharing = 1; break;
         case 'G': o.gpu_split = 0; break;
+        case 'U': o.smufin_oversubscribe = 1; break;
         case 'L':
-            if ((pick = pick_of(optarg, "disagg", "pa")) < 0)
-                return nvme_usage_error("--layout wants 'disagg' or 'pa'");
-            o.layout = (pl_nvme_layout)pick;
-            break;
         case 'R':
-            if ((pick = pick_of(optarg, "poisson", "regular")) < 0)
-                return nvme_usage_error("--arrivals wants 'poisson' or 'regular'");
-            o.arrivals = (pl_nvme_arrivals)pick;
+        case 'N': {
+            /* Two-way choices, in the order of their enums' values. */
+            static const char *const two[3][3] = {{"--layout", "disagg", "pa"},
+                                                  {"--arrivals", "poisson", "regular"},
+                                                  {"--node-order", "least-used", "most-used"}};
+            int k = c == 'L' ? 0 : c == 'R' ? 1 : 2;
+            if (!pick_two(optarg, two[k][1], two[k][2], two[k][0], &pick))
+                return 2;
+            if (k == 0)
+                o.layout = (pl_nvme_layout)pick;
+            else if (k == 1)
+                o.arrivals = (pl_nvme_arrivals)pick;
+            else
+                o.node_order = (pl_disagg_node_order)pick;
             break;
+        }
         case 'B':
-            if ((pick = pick_of(optarg, "cpu", "bottleneck")) < 0)
-                return nvme_usage_error("--load-basis wants 'cpu' or 'bottleneck'");
+            if ((pick = pick_of(optarg, "cpu", "bottleneck")) < 0 &&
+                (pick = strcmp(optarg, "nvme") ? -1 : (int)PL_NVME_LOAD_NVME) < 0)
+                return nvme_usage_error("--load-basis wants 'cpu', 'bottleneck' or 'nvme'");
             o.load_basis = (pl_nvme_load_basis)pick;
+            break;
+        case 'O':
+            o.gpu_overhead = strtod(optarg, &end) / 100;
+            if (!*optarg || *end || !(o.gpu_overhead >= 0) || o.gpu_overhead > 100)
+                return nvme_usage_error("--gpu-overhead wants a percentage in [0, 10000]");
             break;
         case 'q': break; /* no progress line to silence: a run takes well under a second */
         case 'l':
@@ -206,12 +249,14 @@ int cmd_simulate_nvme(int argc, char **argv)
     }
     printf("%s: %d workloads (%.0f%% bandwidth / %.0f%% capacity / %.0f%% compute), target load "
            "%.2f, one arrival every %.1f s (%s, last at %.2f days); %d nodes x %d cores, %d NVMe "
-           "(%s), %s sharing\n",
+           "(%s), %s sharing%s%s\n",
            scenario, (int)n, 100 * o.frac_bandwidth, 100 * o.frac_capacity, 100 * o.frac_compute,
            o.load, 1 / rate, o.arrivals == PL_NVME_ARRIVALS_REGULAR ? "regular" : "Poisson",
            jobs[n - 1].arrival_s / 86400.0, (int)o.nodes, (int)o.cores_per_node, (int)o.nvme,
            o.layout == PL_NVME_LAYOUT_PA ? "physically attached" : "disaggregated pool",
-           o.static_sharing ? "static" : "re-evaluated");
+           o.static_sharing ? "static" : "re-evaluated",
+           o.node_order == PL_DISAGG_MOST_USED_FIRST ? ", most-used-first nodes" : "",
+           o.smufin_oversubscribe ? ", SMUFIN oversubscribed" : "");
     int rc = out_dir ? sim_make_dir(out_dir) : 0;
     for (int p = 0; p < npol && !rc; p++) {
         pl_nvme_sim_result *r = NULL;

@@ -157,6 +157,19 @@ pl_status pl_disagg_add_nvme_at(pl_disagg_cluster *c, int64_t bw_bytes_per_s, in
 pl_status pl_disagg_add_gpu(pl_disagg_cluster *c, int64_t bw_bytes_per_s, int64_t mem_bytes,
                             const int32_t *splits, int32_t n_splits, int32_t *id);
 
+/**
+ * \brief Add a GPU physically attached to `node` (the physically-attached
+ *        layout of Fig. 5.6a): like pl_disagg_add_gpu(), but every vGPU it
+ *        is split into serves workloads whose cores are on that node.
+ *        With several GPUs the policies take the first vGPU that fits (by
+ *        GPU id): a workload waits when that GPU's node lacks cores even if
+ *        another GPU's node has them.
+ * \param id receives its id, may be NULL.
+ * \return as pl_disagg_add_gpu(), and ::PL_EINVAL for a node that does not exist.
+ */
+pl_status pl_disagg_add_gpu_at(pl_disagg_cluster *c, int64_t bw_bytes_per_s, int64_t mem_bytes,
+                               const int32_t *splits, int32_t n_splits, int32_t node, int32_t *id);
+
 /** \brief Number of nodes, NVMe devices and GPUs (any pointer may be NULL). */
 void pl_disagg_counts(const pl_disagg_cluster *c, int32_t *nodes, int32_t *nvme, int32_t *gpus);
 
@@ -182,8 +195,14 @@ typedef struct pl_disagg_opts {
     int32_t nvme_beta_cores;           /**< beta of Eq. 5.1 (smallest NVMe core request); default 6. */
     double vgpu_step_s;                /**< "step" added to a vGPU's predicted end (Algorithm 4 line 24); default 0. */
     int reshare;                       /**< Non-zero: sharers are re-evaluated whenever a composition's sharing set
-                                            changes (pl_disagg_apply(), pl_disagg_release_at(); doc/disagg.md,
-                                            "Sharing over time"); 0 (default): a run time is fixed at its start. */
+                                            or a GPU's busy vGPUs change (pl_disagg_apply(), pl_disagg_release_at();
+                                            doc/disagg.md, "Sharing over time"); 0 (default): a run time is fixed
+                                            at its start. */
+    int smufin_oversubscribe;          /**< Non-zero: under the model-aware policies (all but first fit) a SMUFIN workload
+                                            may join a composition whose free bandwidth is below its request, up to 6
+                                            sharers (the range of T(k, s)), its slowdown being the model's; pl_disagg_apply()
+                                            accepts it. 0 (default): bandwidth is a hard reservation for every workload.
+                                            doc/disagg.md, "Sharing over time". */
 } pl_disagg_opts;
 
 /** \brief Set *o to the defaults listed in ::pl_disagg_opts. NULL is a no-op. */
@@ -365,8 +384,8 @@ pl_status pl_disagg_gpu_aware(const pl_disagg_cluster *c, const pl_disagg_worklo
  *        reserve the workload's cores, memory, bandwidth and capacity shares
  *        (or its vGPU), and record it as running from now_s until now_s +
  *        d->predicted_time_s recomputed from the model (under
- *        ::pl_disagg_opts.reshare the other sharers of its composition are
- *        re-evaluated at now_s too). All checks run before
+ *        ::pl_disagg_opts.reshare the other sharers of its composition, or
+ *        the co-runners on its GPU, are re-evaluated at now_s too). All checks run before
  *        anything changes (on error the cluster is unchanged).
  * \param id receives the placement id for pl_disagg_release(), may be NULL.
  * \return ::PL_OK; ::PL_EINVAL for NULL, a decision with placed = 0, bad ids
@@ -389,9 +408,10 @@ pl_status pl_disagg_release(pl_disagg_cluster *c, int32_t id);
 
 /**
  * \brief pl_disagg_release() at time now_s: under ::pl_disagg_opts.reshare
- *        the workloads left on its composition have their remaining work
- *        advanced to now_s at the old sharer count and their ends
- *        recomputed at the new one (pl_disagg_placement() reads them).
+ *        the workloads left on its composition (or on the other vGPUs of
+ *        its GPU) have their remaining work advanced to now_s at the old
+ *        sharer (co-runner) count and their ends recomputed at the new one
+ *        (pl_disagg_placement() reads them).
  *        Without reshare it is pl_disagg_release().
  * \return ::PL_OK; ::PL_EINVAL for NULL or an id that is not running.
  */

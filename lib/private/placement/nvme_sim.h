@@ -39,13 +39,15 @@ extern "C" {
 /** What the target load factor measures (pl_nvme_sim_rate()). */
 typedef enum pl_nvme_load_basis {
     PL_NVME_LOAD_CPU = 0,        /**< Cores of the fat node (default: the thesis's "CPU load factor"). */
-    PL_NVME_LOAD_BOTTLENECK = 1  /**< The most loaded of cores, NVMe bandwidth and capacity. */
+    PL_NVME_LOAD_BOTTLENECK = 1, /**< The most loaded of cores, NVMe bandwidth and capacity. */
+    PL_NVME_LOAD_NVME = 2        /**< The more loaded of NVMe bandwidth and capacity (chapter 5, Fig. 5.7-5.8). */
 } pl_nvme_load_basis;
 
 /** Where the NVMe devices are (sec. 4.4.1). */
 typedef enum pl_nvme_layout {
     PL_NVME_LAYOUT_DISAGG = 0, /**< One pool reachable from every node (default). */
-    PL_NVME_LAYOUT_PA = 1      /**< Physically attached: the first ceil(0.6 x nvme) devices on node 0, the rest on node 1 (10 -> 6 + 4). */
+    PL_NVME_LAYOUT_PA = 1      /**< Physically attached: the first ceil(0.6 x nvme) devices on node 0, the rest on node 1 (10 -> 6 + 4);
+                                    GPUs on node 2 (the last node when there are fewer than 3). */
 } pl_nvme_layout;
 
 /** Inter-arrival times of the generated workloads. */
@@ -69,6 +71,8 @@ typedef struct pl_nvme_sim_opts {
     double frac_gpu;          /**< Share of GPU-bound (YOLO) workloads (default 0; chapter 5, Table 5.3). */
     int32_t gpus;             /**< GPUs in the pool (default 0; chapter 5: 1 of 4 GB/s and 16 GB). */
     int gpu_split;            /**< Non-zero (default): a GPU splits into {1, 2, 4} vGPUs (Tesla T4); 0: unsplittable (Fig. 5.5a). */
+    double gpu_overhead;      /**< GPU workloads run (1 + this) x their base time, deadlines from the base time
+                                   (default 0; the disaggregation overhead of Fig. 5.8, 0.05 = 5 %). */
     double frac_fio;          /**< Share of the bandwidth-bound workloads that are FIO (model t / k) instead of SMUFIN (default 0; sec. 4.4.6). */
     uint64_t seed;            /**< Generator seed (default 1). */
     int32_t nodes;            /**< Nodes (default 5). */
@@ -79,7 +83,12 @@ typedef struct pl_nvme_sim_opts {
     pl_nvme_layout layout;    /**< Default ::PL_NVME_LAYOUT_DISAGG. */
     pl_nvme_arrivals arrivals; /**< Default ::PL_NVME_ARRIVALS_POISSON. */
     int static_sharing;       /**< 0 (default): sharers are re-evaluated whenever a composition's sharing set
-                                   changes (::pl_disagg_opts.reshare); non-zero: a run time is fixed at its start. */
+                                   or a GPU's busy vGPUs change (::pl_disagg_opts.reshare); non-zero: a run time
+                                   is fixed at its start. */
+    int smufin_oversubscribe; /**< ::pl_disagg_opts.smufin_oversubscribe (default 0; doc/results.md, "Seed 001"). */
+    pl_disagg_node_order node_order; /**< Eq. 4.3 node order of minimise-fragmentation (and Eq. 4.4's use of it):
+                                          default ::PL_DISAGG_LEAST_USED_FIRST (the thesis's text);
+                                          ::PL_DISAGG_MOST_USED_FIRST packs (doc/results.md, "Seed 001"). */
 } pl_nvme_sim_opts;
 
 /** \brief Defaults listed in ::pl_nvme_sim_opts (scenario S1 at load 0.7, CPU basis, window on). NULL is a no-op. */
@@ -107,9 +116,10 @@ const char *const *pl_nvme_sim_scenario_names(void);
  *        bandwidth and capacity in one place): rate x E[cores x base time] /
  *        total cores = o->load (::PL_NVME_LOAD_CPU), or the same with the
  *        maximum over cores, NVMe bandwidth and NVMe capacity
- *        (::PL_NVME_LOAD_BOTTLENECK).
+ *        (::PL_NVME_LOAD_BOTTLENECK), or over NVMe bandwidth and capacity
+ *        only (::PL_NVME_LOAD_NVME; with no NVMe device, cores).
  * \return ::PL_OK; ::PL_EINVAL for NULL, load <= 0, negative or all-zero
- *         fractions, or a cluster with no cores.
+ *         fractions, gpu_overhead < 0, or a cluster with no cores.
  */
 pl_status pl_nvme_sim_rate(const pl_nvme_sim_opts *o, double *rate_per_s);
 
@@ -120,7 +130,9 @@ pl_status pl_nvme_sim_rate(const pl_nvme_sim_opts *o, double *rate_per_s);
  *        Eq. 4.5. Deterministic for o->seed.
  * \param[out] jobs receives a malloc'ed array (free() it); n its length.
  *        A share frac_fio of the bandwidth-bound ones are FIO (same requests,
- *        model t / k); high-priority deadlines use delta_high.
+ *        model t / k); high-priority deadlines use delta_high;
+ *        GPU workloads get base time x (1 + gpu_overhead) after their
+ *        deadline is set.
  * \return ::PL_OK; ::PL_EINVAL (bad options, jobs < 1, frac_fio outside
  *         [0, 1], delta_high <= 0); ::PL_ENOMEM.
  */
@@ -176,9 +188,9 @@ typedef struct pl_nvme_sim_result pl_nvme_sim_result;
  *        finishes; after each event time the queue is tried in EDF order
  *        (pl_disagg_edf_order), every queued workload in turn (one that
  *        does not fit does not block later ones). A placed workload runs at
- *        the model's rate for its composition's current sharers, re-evaluated
- *        whenever they change (o->static_sharing: the time decided at its
- *        start). o->layout pins the devices to nodes (physically attached).
+ *        the model's rate for its composition's current sharers (a GPU
+ *        workload: for its GPU's busy vGPUs), re-evaluated whenever they
+ *        change (o->static_sharing: the time decided at its start). o->layout pins the devices to nodes (physically attached).
  *        Eq. 4.4's load factors are the
  *        demands of the arrived, unfinished workloads.
  *
@@ -195,7 +207,7 @@ typedef struct pl_nvme_sim_result pl_nvme_sim_result;
  *        last finish) and every workload counts.
  * \param[out] out released with pl_nvme_sim_result_free().
  * \return ::PL_OK; ::PL_EINVAL for NULL, n < 1, an invalid workload, a GPU
- *         workload or ::PL_DISAGG_GPU_AWARE; ::PL_ENOMEM; ::PL_EINTERNAL if
+ *         workload when o->gpus is 0, or an unknown policy; ::PL_ENOMEM; ::PL_EINTERNAL if
  *         the disagg module refuses a decision it made.
  */
 pl_status pl_nvme_sim_run(const pl_nvme_sim_opts *o, const pl_disagg_workload *jobs, int32_t n,
