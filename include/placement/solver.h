@@ -190,7 +190,7 @@ typedef struct pl_solve_opts {
     int cold_start;              /**< Non-zero: ignore the previous solution and solver state (no warm start). */
     int scaling_factor;          /**< cost-scaling: epsilon is divided by this each phase; 0 = default (16). */
     int pivot_block;             /**< network-simplex: arcs scanned per pivot search block; 0 = default (~sqrt(m)). */
-    void *reserved[6];           /**< Zero; room for future options. */
+    void *reserved[6];           /**< Zero (pl_flownet_solve() refuses anything else: ::PL_EINVAL); room for future options. */
 } pl_solve_opts;
 
 /** \brief Fill \p opts with the defaults (all zero/NULL: default solver, no verification, no limit). */

@@ -312,6 +312,12 @@ pl_status pl_flownet_solve(pl_flownet *net, const pl_solve_opts *opts, pl_solve_
     }
     if (opts->max_iterations < 0)
         return pl_err(PL_EINVAL, "pl_flownet_solve: max_iterations is negative");
+    /* The solvers read reserved[0] as the race's stop flag (race.c sets it
+     * on its entrants' copies): a caller's must be zero. */
+    for (size_t i = 0; i < sizeof opts->reserved / sizeof *opts->reserved; i++)
+        if (opts->reserved[i])
+            return pl_err(PL_EINVAL, "pl_flownet_solve: reserved[%d] is not zero (initialise the options "
+                          "with pl_solve_opts_init())", (int)i);
     const pl_solver_ops *ops;
     pl_status st = find_solver(opts, &ops);
     if (st)

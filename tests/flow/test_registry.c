@@ -122,6 +122,15 @@ static void test_broken_solver_caught(void **s)
     o.ops = NULL;
     o.max_iterations = -1;
     assert_pl_status(pl_flownet_solve(net, &o, NULL), PL_EINVAL);
+    /* A reserved slot a solver would read as the race's stop flag. */
+    int junk = 1;
+    o.max_iterations = 0;
+    o.solver = "relaxation";
+    o.reserved[0] = &junk;
+    assert_pl_status(pl_flownet_solve(net, &o, NULL), PL_EINVAL);
+    assert_non_null(strstr(pl_last_error(), "reserved[0] is not zero"));
+    o.reserved[0] = NULL;
+    assert_pl_ok(pl_flownet_solve(net, &o, NULL));
     pl_flownet_free(net);
 }
 
