@@ -48,12 +48,27 @@ static pl_status spin(const pl_flow_problem *p, const pl_solve_opts *opts, pl_fl
     return pl_solver_error(PL_EINTERNAL, "spinner: never cancelled");
 }
 
+/* Set when broken() has failed: the entrants that must finish after it wait
+ * for it, so that no thread schedule decides the order. */
+static atomic_int broken_done;
+
 static pl_status broken(const pl_flow_problem *p, const pl_solve_opts *opts, pl_flow_solution *out)
 {
     (void)p;
     (void)opts;
     out->flow[0] = 12345; /* a failed entrant's arrays must not leak out */
-    return pl_solver_error(PL_EINTERNAL, "broken at once");
+    pl_status st = pl_solver_error(PL_EINTERNAL, "broken at once");
+    atomic_store(&broken_done, 1);
+    return st;
+}
+
+/* Sleep until broken() has failed (at most 20 s), then 50 ms more: the race
+ * has counted it finished by then. */
+static void after_broken(void)
+{
+    for (int i = 0; i < 20000 && !atomic_load(&broken_done); i++)
+        sleep_ms(1);
+    sleep_ms(50);
 }
 
 static pl_status sleepy_relaxation(const pl_flow_problem *p, const pl_solve_opts *opts, pl_flow_solution *out)
@@ -67,15 +82,17 @@ static pl_status sleepy_broken(const pl_flow_problem *p, const pl_solve_opts *op
     (void)p;
     (void)opts;
     (void)out;
-    sleep_ms(50);
+    after_broken();
     return pl_solver_error(PL_EOVERFLOW, "sleepy failure");
 }
 
-/* Never reads the flag, finishes late and "succeeds" with garbage. */
+/* Does not stop when told: goes on until the race is decided (it waits for
+ * the flag only to finish surely last) and then "succeeds" with garbage. */
 static pl_status deaf_scribbler(const pl_flow_problem *p, const pl_solve_opts *opts, pl_flow_solution *out)
 {
-    (void)opts;
-    sleep_ms(100);
+    for (int i = 0; i < 20000 && !pl_solve_cancelled(opts); i++)
+        sleep_ms(1);
+    sleep_ms(20);
     for (int32_t a = 0; a < p->m; a++)
         out->flow[a] = a % 2 ? p->cap[a] : 0;
     for (int32_t v = 0; v < p->n; v++)
@@ -84,36 +101,10 @@ static pl_status deaf_scribbler(const pl_flow_problem *p, const pl_solve_opts *o
     return PL_OK;
 }
 
-/* A real solver started only once the race is decided (it waits for the
- * flag): it must notice at once and give up. What it returned is kept. */
-static pl_status late_status;
-static char late_why[256];
-
-static pl_status late(const pl_solver_ops *real, const pl_flow_problem *p, const pl_solve_opts *opts,
-                      pl_flow_solution *out)
-{
-    for (int i = 0; i < 20000 && !pl_solve_cancelled(opts); i++)
-        sleep_ms(1);
-    late_status = real->solve(p, opts, out);
-    snprintf(late_why, sizeof late_why, "%s", late_status ? pl_last_error() : "");
-    return late_status;
-}
-
-static pl_status late_relaxation(const pl_flow_problem *p, const pl_solve_opts *opts, pl_flow_solution *out)
-{
-    return late(&pl_solver_relaxation, p, opts, out);
-}
-
-static pl_status late_cost_scaling(const pl_flow_problem *p, const pl_solve_opts *opts, pl_flow_solution *out)
-{
-    return late(&pl_solver_cost_scaling, p, opts, out);
-}
-
 #define ENTRANT(fn) {.name = #fn, .description = #fn, .solve = fn, .flags = PL_SOLVER_WARM_START}
 static const pl_solver_ops SPIN = ENTRANT(spin), BROKEN = ENTRANT(broken),
                            SLEEPY_RX = ENTRANT(sleepy_relaxation), SLEEPY_BROKEN = ENTRANT(sleepy_broken),
-                           DEAF = ENTRANT(deaf_scribbler), LATE_RX = ENTRANT(late_relaxation),
-                           LATE_CS = ENTRANT(late_cost_scaling);
+                           DEAF = ENTRANT(deaf_scribbler);
 
 /* Race a and b on the -7 network (4 nodes, 6 arcs) called directly. */
 static pl_status race_direct(const pl_solver_ops *a, const pl_solver_ops *b, sc_direct *d, int *winner)
@@ -174,18 +165,32 @@ static void test_deaf_loser(void **state)
     }
 }
 
-/* Relaxation and cost scaling read the flag: started after the race is
- * decided, each stops with PL_ELIMIT before doing any iteration. */
+/* Relaxation and cost scaling read the flag: called (directly, so that no
+ * thread schedule decides what is tested) with the flag already raised,
+ * each stops with PL_ELIMIT before doing any iteration; with it lowered,
+ * each solves. */
 static void test_solvers_stop(void **state)
 {
     (void)state;
-    const pl_solver_ops *late_ones[2] = {&LATE_RX, &LATE_CS};
+    const pl_solver_ops *solvers[2] = {&pl_solver_relaxation, &pl_solver_cost_scaling};
     for (int i = 0; i < 2; i++) {
-        sc_direct d;
-        late_status = PL_OK;
-        expect_win(late_ones[i], &pl_solver_relaxation, 0, &d);
-        assert_pl_status(late_status, PL_ELIMIT);
-        assert_non_null(strstr(late_why, "cancelled"));
+        for (int raised = 1; raised >= 0; raised--) {
+            sc_direct d;
+            atomic_int stop;
+            atomic_init(&stop, raised);
+            sc_direct_build(&d, 4, 6, sc_nc_tail, sc_nc_head, sc_nc_cap, sc_nc_cost, sc_nc_sup);
+            pl_solve_opts o;
+            pl_solve_opts_init(&o);
+            o.reserved[0] = (void *)&stop;
+            pl_status st = solvers[i]->solve(&d.p, &o, &d.out);
+            if (raised) {
+                assert_pl_status(st, PL_ELIMIT);
+                assert_non_null(strstr(pl_last_error(), "cancelled"));
+            } else {
+                assert_pl_ok(st);
+                assert_int_equal(sc_direct_check(&d), -7);
+            }
+        }
     }
 }
 
@@ -196,6 +201,7 @@ static void test_both_fail(void **state)
     for (int side = 0; side < 2; side++) {
         sc_direct d;
         int winner = -2;
+        atomic_store(&broken_done, 0);
         pl_status st = side ? race_direct(&SLEEPY_BROKEN, &BROKEN, &d, &winner)
                             : race_direct(&BROKEN, &SLEEPY_BROKEN, &d, &winner);
         assert_pl_status(st, PL_EINTERNAL);
