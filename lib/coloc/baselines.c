@@ -217,14 +217,14 @@ pl_status pl_coloc_ia_place(const pl_coloc_problem *p, const int32_t *dominant, 
         goto done;
     }
     uint64_t rng = seed;
-    coloc_rand(&rng);
+    pl_rng_u64(&rng);
     for (int32_t a = 0; a < n; a++) {
         shuffled[a] = a;
         partner[a] = -1;
         want[a] = -1;
     }
     for (int32_t i = n - 1; i > 0; i--) {
-        int32_t j = (int32_t)coloc_below(&rng, i + 1), t = shuffled[i];
+        int32_t j = (int32_t)pl_rng_below(&rng, i + 1), t = shuffled[i];
         shuffled[i] = shuffled[j];
         shuffled[j] = t;
     }
@@ -256,7 +256,7 @@ pl_status pl_coloc_ia_place(const pl_coloc_problem *p, const int32_t *dominant, 
         int32_t a = order[i];
         if (i && partner[a] == order[i - 1])
             continue;
-        int32_t first = (int32_t)coloc_below(&rng, nscaled);
+        int32_t first = (int32_t)pl_rng_below(&rng, nscaled);
         int penalised = 1;
         for (int32_t t = 0; t < nscaled && penalised && !st; t++) {
             want[a] = scaled[(first + t) % nscaled];

@@ -22,11 +22,6 @@ struct pl_coloc_model {
     coloc_tree *trees;
 };
 
-/* The library's random stream (core.h), under this module's names. */
-static inline uint64_t coloc_rand(uint64_t *s) { return pl_rng_u64(s); }
-static inline int64_t coloc_below(uint64_t *s, int64_t n) { return pl_rng_below(s, n); }
-static inline double coloc_unit(uint64_t *s) { return pl_rng_unit(s); }
-
 PL_INTERNAL void coloc_tree_free(coloc_tree *t);
 PL_INTERNAL double coloc_tree_predict(const coloc_tree *t, const double *x);
 /* Allocate a model shell with names (copied, or generated when NULL). */

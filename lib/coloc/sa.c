@@ -214,7 +214,7 @@ static int place_app_random(sctx *c, sstate *s, int32_t a, int32_t cfg, uint64_t
             take_app(c, s, a);
             return 0;
         }
-        option_nodes(c, s, a, b, c->opt[coloc_below(rng, n)]);
+        option_nodes(c, s, a, b, c->opt[pl_rng_below(rng, n)]);
         put_block(c, s, a, b, c->list);
     }
     return 1;
@@ -227,7 +227,7 @@ static int place_app_any(sctx *c, sstate *s, int32_t a, uint64_t *rng)
     for (int32_t i = 0; i < k; i++)
         c->perm[i] = i;
     for (int32_t i = k - 1; i > 0; i--) {
-        int32_t j = (int32_t)coloc_below(rng, i + 1), t = c->perm[i];
+        int32_t j = (int32_t)pl_rng_below(rng, i + 1), t = c->perm[i];
         c->perm[i] = c->perm[j];
         c->perm[j] = t;
     }
@@ -510,7 +510,7 @@ static int random_start(sctx *c, sstate *s, const sstate *base, uint64_t *rng, i
         for (int32_t i = 0; i < m; i++)
             order[i] = c->p->fixed + i;
         for (int32_t i = m - 1; i > 0; i--) {
-            int32_t j = (int32_t)coloc_below(rng, i + 1), t = order[i];
+            int32_t j = (int32_t)pl_rng_below(rng, i + 1), t = order[i];
             order[i] = order[j];
             order[j] = t;
         }
@@ -529,16 +529,16 @@ static int sa_move(sctx *c, sstate *s, uint64_t *rng)
 {
     const pl_coloc_problem *p = c->p;
     int32_t m = c->apps - p->fixed;
-    int32_t a = p->fixed + (int32_t)coloc_below(rng, m);
+    int32_t a = p->fixed + (int32_t)pl_rng_below(rng, m);
     int32_t k = s->cfg[a];
     if (p->configs > 1)
-        k = (k + 1 + (int32_t)coloc_below(rng, p->configs - 1)) % p->configs;
+        k = (k + 1 + (int32_t)pl_rng_below(rng, p->configs - 1)) % p->configs;
     take_app(c, s, a);
     if (place_app_random(c, s, a, k, rng))
         return 1;
     if (m < 2)
         return 0;
-    int32_t b = p->fixed + (int32_t)coloc_below(rng, m - 1);
+    int32_t b = p->fixed + (int32_t)pl_rng_below(rng, m - 1);
     if (b >= a)
         b++;
     take_app(c, s, b);
@@ -571,7 +571,7 @@ pl_status pl_coloc_sa_place(const pl_coloc_problem *prob, const pl_coloc_sa_opts
     if ((st = put_fixed(&c, &base)) != PL_OK)
         goto done;
     uint64_t rng = o->seed;
-    coloc_rand(&rng);
+    pl_rng_u64(&rng);
     if (!random_start(&c, &cur, &base, &rng, order)) {
         st = pl_err(PL_EINFEASIBLE, "pl_coloc_sa_place: no feasible placement found in %d random starts",
                     INIT_ATTEMPTS);
@@ -592,7 +592,7 @@ pl_status pl_coloc_sa_place(const pl_coloc_problem *prob, const pl_coloc_sa_opts
             double g;
             if ((st = evaluate(&c, &c.s, &g)) != PL_OK)
                 goto done;
-            double u = coloc_unit(&rng);
+            double u = pl_rng_unit(&rng);
             /* f is the mean log speedup, so the acceptance test does not depend on runtime scale */
             if (g >= f || (temp > 0 && u < exp((g - f) / temp))) {
                 state_copy(&c, &cur, &c.s);

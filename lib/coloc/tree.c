@@ -218,7 +218,7 @@ static pl_status learn_tree(builder *b, int64_t *sample, int64_t n, uint64_t *rn
     int32_t folds = b->o->prune_folds;
     if (folds >= 2 && n >= 2 * folds) {
         for (int64_t k = n - 1; k > 0; k--) {
-            int64_t j = coloc_below(rng, k + 1);
+            int64_t j = pl_rng_below(rng, k + 1);
             int64_t t = sample[k];
             sample[k] = sample[j];
             sample[j] = t;
@@ -355,9 +355,9 @@ pl_status coloc_train_named(const double *x, const double *y, int64_t n, int32_t
     for (int32_t t = 0; t < o->trees && st == PL_OK; t++) {
         /* a stream per tree, so tree t does not depend on how many draws tree t-1 made */
         uint64_t rng = o->seed ^ (0xd1b54a32d192ed03ull * (uint64_t)(t + 1));
-        coloc_rand(&rng);
+        pl_rng_u64(&rng);
         for (int64_t i = 0; i < n; i++)
-            sample[i] = o->bootstrap ? coloc_below(&rng, n) : i;
+            sample[i] = o->bootstrap ? pl_rng_below(&rng, n) : i;
         st = learn_tree(&b, sample, n, &rng, &m->trees[t]);
     }
 done:

@@ -269,7 +269,7 @@ pl_status pl_coloc_map_pilots(int32_t nodes, int32_t cpn, int32_t apps, const in
             pool[n++] = k;
     uint64_t rng = seed;
     for (int64_t i = n - 1; i > 0; i--) {
-        int64_t j = coloc_below(&rng, i + 1);
+        int64_t j = pl_rng_below(&rng, i + 1);
         int32_t t = pool[i];
         pool[i] = pool[j];
         pool[j] = t;

@@ -31,23 +31,11 @@ void pl_sim_scenario_opts_init(pl_sim_scenario_opts *opts)
     opts->seed = 1;
 }
 
-uint64_t pl_sim_rng_u64(uint64_t *s)
-{
-    return pl_rng_u64(s);
-}
-
-double pl_sim_rng_unit(uint64_t *s)
-{
-    return pl_rng_unit(s);
-}
-
-#define next_unit pl_sim_rng_unit
-
 static int binomial(uint64_t *s, int n)
 {
     int k = 0;
     for (int i = 0; i < n; i++)
-        k += next_unit(s) < 0.5;
+        k += pl_rng_unit(s) < 0.5;
     return k;
 }
 
@@ -75,11 +63,11 @@ pl_status pl_sim_generate_sc17(const pl_sim_gen_opts *opts, pl_jobset **out)
     double t = 0;
     len += (size_t)snprintf(text + len, cap - len, "{");
     for (int32_t i = 0; i < o.jobs; i++) {
-        t += -o.mean_interarrival * log(1.0 - next_unit(&rng));
+        t += -o.mean_interarrival * log(1.0 - pl_rng_unit(&rng));
         int size = binomial(&rng, 3), type = binomial(&rng, 2);
-        double u = next_unit(&rng);
+        double u = pl_rng_unit(&rng);
         int gpus = u < 0.41 ? 1 : u < 0.93 ? 2 : 3;
-        double min_u = 0.30 + 0.22 * next_unit(&rng);
+        double min_u = 0.30 + 0.22 * pl_rng_unit(&rng);
         len += (size_t)snprintf(text + len, cap - len,
                                 "%s\"%d\":{\"arrival\":%.6f,\"gpus\":%d,\"mem\":1,"
                                 "\"minimal_utility\":%.6f,\"size\":\"%s\",\"tasks\":1,\"type\":\"%s\"}",

@@ -102,8 +102,8 @@ pl_status pl_sim_scenario_drmaestro(const pl_sim_scenario_opts *o, pl_topology *
     uint64_t rng = o->seed;
     double t = 0;
     for (int32_t i = 0; i < njobs && !st; i++) {
-        t += -log(1.0 - pl_sim_rng_unit(&rng)) / ARRIVALS_PER_SECOND;
-        int app = (int)(pl_sim_rng_unit(&rng) * NRODINIA);
+        t += -log(1.0 - pl_rng_unit(&rng)) / ARRIVALS_PER_SECOND;
+        int app = (int)(pl_rng_unit(&rng) * NRODINIA);
         snprintf(name, sizeof name, "%s-%d", rodinia[app].type, (int)i);
         st = add_job(*jobs, name, 1, TASK_CORES, TASK_MEMORY_GIB * GIB, rodinia[app].type, t,
                      rodinia[app].seconds);

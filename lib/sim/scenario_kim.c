@@ -216,7 +216,7 @@ typedef struct train_ctx {
 
 double pl_kim_normal(uint64_t *rng)
 {
-    double u = pl_sim_rng_unit(rng), v = pl_sim_rng_unit(rng);
+    double u = pl_rng_unit(rng), v = pl_rng_unit(rng);
     return sqrt(-2 * log(1 - u)) * cos(6.283185307179586 * v);
 }
 
@@ -245,7 +245,7 @@ static pl_status train_model(const kim_ws *w, uint64_t seed, pl_coloc_model **mo
     for (int i = 0; i < KIM_TRAIN_PLACEMENTS && !st; i++) {
         int apps[KIM_APPS_PER_WL];
         for (int j = 0; j < KIM_APPS_PER_WL; j++)
-            apps[j] = (int)(pl_sim_rng_u64(&t.rng) % KIM_APPS);
+            apps[j] = (int)(pl_rng_u64(&t.rng) % KIM_APPS);
         prob_init(&k, w, apps);
         st = pl_coloc_random_place(&k.p, seed + (uint64_t)i, &pl);
         if (st)

@@ -122,7 +122,7 @@ static pl_status k3_assign(k3_sim *s, int alg)
         for (int32_t k = 0; k < K3_APPS; k++)
             pilots[k] = alloc[k * K3_PLATS + p];
         int32_t *ca = s->core_app + s->plat_first[p];
-        st = pl_coloc_map_pilots(k3_nodes[p], k3_cpn[p], K3_APPS, pilots, combos, nc, pl_sim_rng_u64(&s->rng), ca,
+        st = pl_coloc_map_pilots(k3_nodes[p], k3_cpn[p], K3_APPS, pilots, combos, nc, pl_rng_u64(&s->rng), ca,
                                  node_combo);
         for (int32_t v = 0; v < k3_nodes[p] && !st; v++) {
             int32_t first = -1, mixed = 0;
@@ -146,7 +146,7 @@ static pl_status k3_assign(k3_sim *s, int alg)
 static double lognormal(uint64_t *rng, double mean, double sd)
 {
     double s2 = log(1 + (sd / mean) * (sd / mean)), mu = log(mean) - s2 / 2;
-    double u = pl_sim_rng_unit(rng), v = pl_sim_rng_unit(rng);
+    double u = pl_rng_unit(rng), v = pl_rng_unit(rng);
     return exp(mu + sqrt(s2) * sqrt(-2 * log(1 - u)) * cos(6.283185307179586 * v));
 }
 

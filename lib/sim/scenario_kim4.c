@@ -67,7 +67,7 @@ static const char *const k4_names[PL_KIM_CH4_ROWS] = {"es-basic", "att-aware", "
 
 static int32_t rng_below(uint64_t *rng, int32_t n)
 {
-    return (int32_t)(pl_sim_rng_u64(rng) % (uint64_t)n);
+    return (int32_t)(pl_rng_u64(rng) % (uint64_t)n);
 }
 
 static void shuffle(uint64_t *rng, int32_t *a, int32_t n)
@@ -132,7 +132,7 @@ static pl_status push_vm(k4_gen *g, double cores)
 
 static double vm_size(uint64_t *rng)
 {
-    double u = pl_sim_rng_unit(rng);
+    double u = pl_rng_unit(rng);
     return u < 0.4 ? 1.0 : u < 0.8 ? 0.75 : 0.5;
 }
 
@@ -148,7 +148,7 @@ static pl_status k4_units(const k4_setting *k, uint64_t *rng, k4_gen *g)
             for (int32_t s = 1 + rng_below(rng, (int32_t)K4_MAX_UNIT); s > 0 && g->n < k->vms && !st; s--)
                 st = push_vm(g, 1.0);
         } else {
-            double target = 0.5 + (K4_MAX_UNIT - 0.5) * pl_sim_rng_unit(rng), size = 0;
+            double target = 0.5 + (K4_MAX_UNIT - 0.5) * pl_rng_unit(rng), size = 0;
             do {
                 double v = vm_size(rng);
                 if (size > 0 && size + v > K4_MAX_UNIT)
@@ -234,7 +234,7 @@ static pl_status k4_constraints(const k4_setting *k, uint64_t *rng, const k4_gen
     }
     for (int32_t u = 0; u < g->units && !st;) {
         int32_t size = 1 + rng_below(rng, k->max_group);
-        int must = pl_sim_rng_unit(rng) < K4_RATE_NODE_MUST, apart = pl_sim_rng_unit(rng) < K4_RATE_MUST_NOT;
+        int must = pl_rng_unit(rng) < K4_RATE_NODE_MUST, apart = pl_rng_unit(rng) < K4_RATE_MUST_NOT;
         int val[3] = {0, 0, 0};
         for (int32_t a = 0; a < k->nattr; a++)
             val[a] = (a == 0 && k->att0_types) + rng_below(rng, 2); /* att0: 1 or 2; others: any or 1 */

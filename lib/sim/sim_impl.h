@@ -20,9 +20,6 @@ PL_INTERNAL extern const size_t pl_sim_workloads100_json_len;
 
 /* ---- scenarios (scenario.c, scenario_drm.c) ---------------------------------- */
 
-/* pl_rng_u64() and pl_rng_unit() (core.h) under the simulator's names. */
-PL_INTERNAL uint64_t pl_sim_rng_u64(uint64_t *state);
-PL_INTERNAL double pl_sim_rng_unit(uint64_t *state);
 /* The seed 004 scenario (opts already defaulted). */
 PL_INTERNAL pl_status pl_sim_scenario_drmaestro(const pl_sim_scenario_opts *opts, pl_topology **topo,
                                                 pl_jobset **jobs);
