@@ -491,12 +491,8 @@ pl_status pl_coloc_evaluate(const pl_coloc_problem *prob, const pl_coloc_placeme
 
 void pl_coloc_sa_opts_init(pl_coloc_sa_opts *o)
 {
-    if (!o)
-        return;
-    o->iterations = 2000;
-    o->initial_temperature = 0.05;
-    o->cooling = 0.995;
-    o->seed = 1;
+    if (o)
+        *o = (pl_coloc_sa_opts){.iterations = 2000, .initial_temperature = 0.05, .cooling = 0.995, .seed = 1};
 }
 
 #define INIT_ATTEMPTS 100

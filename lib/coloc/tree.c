@@ -11,15 +11,9 @@
 
 void pl_coloc_model_opts_init(pl_coloc_model_opts *o)
 {
-    if (!o)
-        return;
-    o->trees = 100;
-    o->bootstrap = 1;
-    o->min_leaf = 2;
-    o->max_depth = 0;
-    o->min_variance_prop = 1e-3;
-    o->prune_folds = 3;
-    o->seed = 1;
+    if (o)
+        *o = (pl_coloc_model_opts){.trees = 100, .bootstrap = 1, .min_leaf = 2, .max_depth = 0,
+                                   .min_variance_prop = 1e-3, .prune_folds = 3, .seed = 1};
 }
 
 /* The arrays of a tree, one element per node. */

@@ -46,6 +46,10 @@ void pl_constraints_invalidate(pl_constraints *c)
     c->resolved = 0;
 }
 
+/* The constraint lists (each its own length). */
+static const pl_column list_cols[] = {PL_COLUMN(pl_constraints, filters), PL_COLUMN(pl_constraints, coloc),
+                                      PL_COLUMN(pl_constraints, sep)};
+
 void pl_constraints_free(pl_constraints *c)
 {
     if (!c)
@@ -56,9 +60,7 @@ void pl_constraints_free(pl_constraints *c)
         free(c->filters[i].value);
         free(c->filters[i].set);
     }
-    free(c->filters);
-    free(c->coloc);
-    free(c->sep);
+    pl_columns_free(c, list_cols, PL_NCOLUMNS(list_cols));
     pl_columns_free(c, unit_cols, PL_NCOLUMNS(unit_cols));
     free(c);
 }

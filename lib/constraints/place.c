@@ -13,14 +13,9 @@
 
 void pl_constraint_place_opts_init(pl_constraint_place_opts *o)
 {
-    if (!o)
-        return;
-    memset(o, 0, sizeof *o);
-    o->algorithm = "constraint-energy";
-    o->rearrange = 1;
-    o->spot_migration = 1;
-    o->spot_threshold = 0.01;
-    o->period = 100;
+    if (o)
+        *o = (pl_constraint_place_opts){.algorithm = "constraint-energy", .rearrange = 1, .spot_migration = 1,
+                                        .spot_threshold = 0.01, .period = 100};
 }
 
 static int allowed(const pstate *s, int32_t k, int32_t n)

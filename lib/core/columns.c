@@ -17,11 +17,23 @@ static void set(void *obj, const pl_column *c, void *p)
     memcpy((char *)obj + c->offset, &p, sizeof p);
 }
 
+static void *plain_alloc(void *ctx, size_t count, size_t size)
+{
+    (void)ctx;
+    return pl_alloc(count, size);
+}
+
 pl_status pl_columns_alloc(void *obj, const pl_column *cols, size_t ncols, int64_t rows)
+{
+    return pl_columns_alloc_with(obj, cols, ncols, rows, plain_alloc, NULL);
+}
+
+pl_status pl_columns_alloc_with(void *obj, const pl_column *cols, size_t ncols, int64_t rows,
+                                pl_column_alloc_fn *alloc, void *ctx)
 {
     pl_status st = PL_OK;
     for (size_t i = 0; i < ncols; i++) {
-        void *p = pl_alloc((size_t)(rows * cols[i].per_row), cols[i].size);
+        void *p = alloc(ctx, (size_t)(rows * cols[i].per_row), cols[i].size);
         set(obj, &cols[i], p);
         if (!p)
             st = PL_ENOMEM;

@@ -115,14 +115,10 @@ pl_status pl_disagg_add_gpu(pl_disagg_cluster *c, int64_t bw, int64_t mem, const
     if (pl_grow((void **)&c->gpus, &c->cap_gpus, c->ngpus + 1, sizeof *c->gpus) != PL_OK)
         return PL_ENOMEM;
     dg_gpu *g = &c->gpus[c->ngpus];
-    memset(g, 0, sizeof *g);
-    g->bw = bw;
-    g->mem = mem;
-    g->n_splits = n_splits;
+    *g = (dg_gpu){.bw = bw, .mem = mem, .n_splits = n_splits, .home = -1};
     memcpy(g->splits, splits, (size_t)n_splits * sizeof *splits);
     for (int i = 0; i < PL_DISAGG_MAX_VGPU; i++)
         g->vgpu_job[i] = -1;
-    g->home = -1;
     if (id)
         *id = (int32_t)c->ngpus;
     c->ngpus++;

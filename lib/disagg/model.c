@@ -283,11 +283,10 @@ typedef struct edf_key {
 static int edf_cmp(const void *a, const void *b)
 {
     const edf_key *x = a, *y = b;
-    if (x->deadline != y->deadline)
-        return x->deadline < y->deadline ? -1 : 1;
-    if (x->arrival != y->arrival)
-        return x->arrival < y->arrival ? -1 : 1;
-    return (x->idx > y->idx) - (x->idx < y->idx);
+    int c = pl_cmp_double(&x->deadline, &y->deadline);
+    if (!c)
+        c = pl_cmp_double(&x->arrival, &y->arrival);
+    return c ? c : pl_cmp_i32(&x->idx, &y->idx);
 }
 
 pl_status pl_disagg_edf_order(const pl_disagg_workload *jobs, int32_t n, int32_t *order)

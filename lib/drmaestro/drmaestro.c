@@ -89,18 +89,10 @@ static void job_cost(const pl_drm *d, const pl_drm_job_request *r, int64_t waite
 
 void pl_drm_opts_init(pl_drm_opts *o)
 {
-    if (!o)
-        return;
-    memset(o, 0, sizeof *o);
-    o->solver = "network-simplex";
-    o->cost_scale = 1000;
-    o->locality = PL_DRM_LOCALITY_FIRST;
-    o->remote_preference = 1.5;
-    o->max_postpone = 10;
-    o->tau = 100.0;
-    o->z = 1.0;
-    o->unscheduled_base = 1.0;
-    o->load_cost = 0.1;
+    if (o)
+        *o = (pl_drm_opts){.solver = "network-simplex", .cost_scale = 1000, .locality = PL_DRM_LOCALITY_FIRST,
+                           .remote_preference = 1.5, .max_postpone = 10, .tau = 100.0, .z = 1.0,
+                           .unscheduled_base = 1.0, .load_cost = 0.1};
 }
 
 /* A phase's arrays: per candidate provider (one more, so none is empty),
@@ -195,6 +187,10 @@ pl_status pl_drm_create(const pl_drm_opts *opts, pl_drm **out)
     return PL_OK;
 }
 
+/* The planner's own arrays: job entries, racks, machines. */
+static const pl_column owned[] = {PL_COLUMN(pl_drm, e), PL_COLUMN(pl_drm, rack_vertex),
+                                  PL_COLUMN(pl_drm, rack_of_vertex), PL_COLUMN(pl_drm, machines)};
+
 void pl_drm_free(pl_drm *d)
 {
     if (!d)
@@ -204,10 +200,7 @@ void pl_drm_free(pl_drm *d)
     entries_forget_nodes(d);
     for (int32_t i = 0; i < d->ne; i++)
         entry_free_held(&d->e[i]);
-    free(d->e);
-    free(d->rack_vertex);
-    free(d->rack_of_vertex);
-    free(d->machines);
+    pl_columns_free(d, owned, PL_NCOLUMNS(owned));
     drm_result_release(d);
     free(d);
 }

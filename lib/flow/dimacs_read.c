@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "internal/columns.h"
 #include "internal/flownet_impl.h"
 
 #define MAX_FIELDS 8
@@ -259,14 +260,15 @@ static pl_status finish(parser *ps)
     return PL_OK;
 }
 
+/* What a parser owns besides the node records' names. */
+static const pl_column parser_owned[] = {PL_COLUMN(parser, nodes), PL_COLUMN(parser, node_line),
+                                         PL_COLUMN(parser, pending_name), PL_COLUMN(parser, buf)};
+
 static void parser_free(parser *ps)
 {
     for (int64_t i = 0; i < ps->n_recs; i++)
         free(ps->nodes[i].name);
-    free(ps->nodes);
-    free(ps->node_line);
-    free(ps->pending_name);
-    free(ps->buf);
+    pl_columns_free(ps, parser_owned, PL_NCOLUMNS(parser_owned));
 }
 
 /* Parse ps->buf (owned). Consumes the buffer in all cases. */

@@ -26,33 +26,17 @@ static const double scenario_mix[6][4] = {
 
 void pl_nvme_sim_opts_init(pl_nvme_sim_opts *o)
 {
-    if (!o)
-        return;
-    o->jobs = 1500;
-    o->load = 0.7;
-    o->load_basis = PL_NVME_LOAD_CPU;
-    o->window = 1;
-    o->frac_bandwidth = scenario_mix[0][0];
-    o->frac_capacity = scenario_mix[0][1];
-    o->frac_compute = scenario_mix[0][2];
-    o->frac_high = 0.2;
-    o->delta_high = PL_DISAGG_DELTA_HIGH;
-    o->frac_fio = 0;
-    o->gpu_overhead = 0;
-    o->frac_gpu = 0;
-    o->gpus = 0;
-    o->gpu_split = 1;
-    o->seed = 1;
-    o->nodes = 5;
-    o->cores_per_node = 25;
-    o->nvme = 10;
-    o->nvme_bw_bytes_per_s = 2000000000LL;
-    o->nvme_cap_bytes = 600000000000LL;
-    o->layout = PL_NVME_LAYOUT_DISAGG;
-    o->arrivals = PL_NVME_ARRIVALS_POISSON;
-    o->static_sharing = 0;
-    o->node_order = PL_DISAGG_LEAST_USED_FIRST;
-    o->smufin_oversubscribe = 0;
+    /* Scenario S1's mix; the members left out are 0 (GPUs, FIO, overhead and
+     * oversubscription off, dynamic sharing). */
+    if (o)
+        *o = (pl_nvme_sim_opts){
+            .jobs = 1500, .load = 0.7, .load_basis = PL_NVME_LOAD_CPU, .window = 1,
+            .frac_bandwidth = scenario_mix[0][0], .frac_capacity = scenario_mix[0][1],
+            .frac_compute = scenario_mix[0][2], .frac_high = 0.2, .delta_high = PL_DISAGG_DELTA_HIGH,
+            .gpu_split = 1, .seed = 1, .nodes = 5, .cores_per_node = 25, .nvme = 10,
+            .nvme_bw_bytes_per_s = 2000000000LL, .nvme_cap_bytes = 600000000000LL,
+            .layout = PL_NVME_LAYOUT_DISAGG, .arrivals = PL_NVME_ARRIVALS_POISSON,
+            .node_order = PL_DISAGG_LEAST_USED_FIRST};
 }
 
 const char *const *pl_nvme_sim_scenario_names(void)
@@ -643,9 +627,8 @@ typedef struct load_step {
 static int step_cmp(const void *pa, const void *pb)
 {
     const load_step *a = pa, *b = pb;
-    if (a->t != b->t)
-        return a->t < b->t ? -1 : 1;
-    return a->arrival - b->arrival; /* finishes first, as in the event loop */
+    int c = pl_cmp_double(&a->t, &b->t);
+    return c ? c : a->arrival - b->arrival; /* finishes first, as in the event loop */
 }
 
 /* The thesis's window: from the first arrival at which the ideal fat node's

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "internal/columns.h"
 #include "internal/openb.h"
 #include "csv.h"
 
@@ -100,28 +101,37 @@ static pl_status load_nodes(pl_csv *c, pl_topology **out)
     return PL_OK;
 }
 
-pl_status pl_openb_load_nodes(const char *path, pl_topology **out)
+/* The loaders' common part: check the arguments, open the CSV (the file
+ * path, or text when path is NULL), run load on it, close it. */
+typedef pl_status csv_load_fn(pl_csv *c, void *out);
+
+static pl_status load_csv(const char *fn, const char *path, const char *text, const char *source,
+                          csv_load_fn *load, void *out)
 {
     pl_csv c;
-    if (!path || !out)
-        return pl_err(PL_EINVAL, "pl_openb_load_nodes: NULL argument");
-    pl_status st = pl_csv_open_file(&c, path);
+    if (!(path || text) || !out)
+        return pl_err(PL_EINVAL, "%s: NULL argument", fn);
+    pl_status st = path ? pl_csv_open_file(&c, path)
+                        : pl_csv_open_text(&c, text, strlen(text), source ? source : "<string>");
     if (!st)
-        st = load_nodes(&c, out);
+        st = load(&c, out);
     pl_csv_close(&c);
     return st;
 }
 
+static pl_status nodes_loader(pl_csv *c, void *out)
+{
+    return load_nodes(c, out);
+}
+
+pl_status pl_openb_load_nodes(const char *path, pl_topology **out)
+{
+    return load_csv("pl_openb_load_nodes", path, NULL, NULL, nodes_loader, out);
+}
+
 pl_status pl_openb_load_nodes_string(const char *text, const char *source, pl_topology **out)
 {
-    pl_csv c;
-    if (!text || !out)
-        return pl_err(PL_EINVAL, "pl_openb_load_nodes_string: NULL argument");
-    pl_status st = pl_csv_open_text(&c, text, strlen(text), source ? source : "<string>");
-    if (!st)
-        st = load_nodes(&c, out);
-    pl_csv_close(&c);
-    return st;
+    return load_csv("pl_openb_load_nodes_string", NULL, text, source, nodes_loader, out);
 }
 
 enum { P_NAME, P_CPU, P_MEM, P_NGPU, P_MILLI, P_SPEC, P_QOS, P_PHASE, P_CREATE, P_DELETE, P_SCHED };
@@ -174,6 +184,9 @@ static pl_status make_job(const pl_csv *c, const int32_t *col, pl_job **out)
     return PL_OK;
 }
 
+/* Per pod, beside the job set. */
+static const pl_column pod_cols[] = {PL_COLUMN(pl_openb_pods, creation), PL_COLUMN(pl_openb_pods, deletion)};
+
 static pl_status load_pods(pl_csv *c, pl_openb_pods *out)
 {
     static const char *const known[] = {"name",      "cpu_milli",     "memory_mib",    "num_gpu",
@@ -198,11 +211,9 @@ static pl_status load_pods(pl_csv *c, pl_openb_pods *out)
         if (!st && de < cr)
             st = pl_csv_fail(c, "deletion_time", "before the creation time (%.0f < %.0f)", de, cr);
         if (!st && out->n >= cap) {
-            int64_t c1 = cap, c2 = cap;
-            st = pl_grow((void **)&out->creation, &c1, out->n + 1, sizeof *out->creation);
-            if (!st)
-                st = pl_grow((void **)&out->deletion, &c2, out->n + 1, sizeof *out->deletion);
-            cap = c1 < c2 ? c1 : c2;
+            int64_t ncap = pl_next_cap(cap, out->n + 1);
+            if (!(st = pl_columns_grow(out, pod_cols, PL_NCOLUMNS(pod_cols), cap, ncap)))
+                cap = ncap;
         }
         if (!st)
             st = pl_jobset_add(out->jobs, job, NULL);
@@ -219,28 +230,19 @@ static pl_status load_pods(pl_csv *c, pl_openb_pods *out)
     return st;
 }
 
+static pl_status pods_loader(pl_csv *c, void *out)
+{
+    return load_pods(c, out);
+}
+
 pl_status pl_openb_load_pods(const char *path, pl_openb_pods *out)
 {
-    pl_csv c;
-    if (!path || !out)
-        return pl_err(PL_EINVAL, "pl_openb_load_pods: NULL argument");
-    pl_status st = pl_csv_open_file(&c, path);
-    if (!st)
-        st = load_pods(&c, out);
-    pl_csv_close(&c);
-    return st;
+    return load_csv("pl_openb_load_pods", path, NULL, NULL, pods_loader, out);
 }
 
 pl_status pl_openb_load_pods_string(const char *text, const char *source, pl_openb_pods *out)
 {
-    pl_csv c;
-    if (!text || !out)
-        return pl_err(PL_EINVAL, "pl_openb_load_pods_string: NULL argument");
-    pl_status st = pl_csv_open_text(&c, text, strlen(text), source ? source : "<string>");
-    if (!st)
-        st = load_pods(&c, out);
-    pl_csv_close(&c);
-    return st;
+    return load_csv("pl_openb_load_pods_string", NULL, text, source, pods_loader, out);
 }
 
 void pl_openb_pods_free(pl_openb_pods *p)
@@ -248,7 +250,6 @@ void pl_openb_pods_free(pl_openb_pods *p)
     if (!p)
         return;
     pl_jobset_free(p->jobs);
-    free(p->creation);
-    free(p->deletion);
+    pl_columns_free(p, pod_cols, PL_NCOLUMNS(pod_cols));
     memset(p, 0, sizeof *p);
 }

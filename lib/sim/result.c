@@ -2,16 +2,20 @@
  * utilisation time series and their CSV forms. */
 #include <stdlib.h>
 #include "sim_impl.h"
+#include "internal/columns.h"
 
 /* ---- results ----------------------------------------------------------------- */
+
+/* The arrays a result owns (of different lengths: records, decision times,
+ * samples). */
+static const pl_column owned[] = {
+    PL_COLUMN(pl_sim_result, rec), PL_COLUMN(pl_sim_result, dtimes), PL_COLUMN(pl_sim_result, tl)};
 
 void pl_sim_result_free(pl_sim_result *res)
 {
     if (!res)
         return;
-    free(res->rec);
-    free(res->dtimes);
-    free(res->tl);
+    pl_columns_free(res, owned, PL_NCOLUMNS(owned));
     free(res);
 }
 
@@ -48,22 +52,37 @@ static const char *state_name(pl_sim_job_state s)
     return s == PL_SIM_DONE ? "done" : s == PL_SIM_REJECTED ? "rejected" : "unfinished";
 }
 
-pl_status pl_sim_result_write_csv(const pl_sim_result *res, FILE *f)
+/* The CSV writers' frame: the arguments, the header line, one line a row,
+ * write errors. */
+typedef void csv_row_fn(FILE *f, const pl_sim_result *res, int64_t i);
+
+static pl_status write_csv(const char *fn, const pl_sim_result *res, FILE *f, const char *header, int64_t rows,
+                           csv_row_fn *row)
 {
     if (!res || !f)
-        return pl_err(PL_EINVAL, "pl_sim_result_write_csv: NULL argument");
-    fprintf(f, "job,name,state,gpus,arrival,start,finish,wait,run_time,ideal_time,slowdown,"
-               "utility,min_utility,below_min_utility,cross_socket,machine\n");
-    for (int32_t i = 0; i < res->n; i++) {
-        const pl_sim_job_record *r = &res->rec[i];
-        fprintf(f, "%d,%s,%s,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d,%d\n", (int)r->job,
-                r->name, state_name(r->state), (int)r->ngpus, r->arrival, r->start, r->finish, r->wait,
-                r->run_time, r->ideal_time, r->slowdown, r->utility, r->min_utility,
-                r->below_min_utility, r->cross_socket, (int)r->machine);
-    }
+        return pl_err(PL_EINVAL, "%s: NULL argument", fn);
+    fputs(header, f);
+    for (int64_t i = 0; i < rows; i++)
+        row(f, res, i);
     if (ferror(f))
-        return pl_err(PL_EIO, "pl_sim_result_write_csv: write error");
+        return pl_err(PL_EIO, "%s: write error", fn);
     return PL_OK;
+}
+
+static void job_row(FILE *f, const pl_sim_result *res, int64_t i)
+{
+    const pl_sim_job_record *r = &res->rec[i];
+    fprintf(f, "%d,%s,%s,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%d,%d,%d\n", (int)r->job, r->name,
+            state_name(r->state), (int)r->ngpus, r->arrival, r->start, r->finish, r->wait, r->run_time,
+            r->ideal_time, r->slowdown, r->utility, r->min_utility, r->below_min_utility, r->cross_socket,
+            (int)r->machine);
+}
+
+pl_status pl_sim_result_write_csv(const pl_sim_result *res, FILE *f)
+{
+    static const char header[] = "job,name,state,gpus,arrival,start,finish,wait,run_time,ideal_time,slowdown,"
+                                 "utility,min_utility,below_min_utility,cross_socket,machine\n";
+    return write_csv("pl_sim_result_write_csv", res, f, header, pl_sim_result_count(res), job_row);
 }
 
 int64_t pl_sim_result_timeline_count(const pl_sim_result *res)
@@ -79,19 +98,18 @@ pl_status pl_sim_result_timeline(const pl_sim_result *res, int64_t i, pl_sim_sam
     return PL_OK;
 }
 
+static void sample_row(FILE *f, const pl_sim_result *res, int64_t i)
+{
+    const pl_sim_sample *p = &res->tl[i];
+    fprintf(f, "%.6f,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%d\n", p->time, (int)p->running, (int)p->queued,
+            (int)p->gpus_used, (int)p->gpus_failed, p->gpu_util, p->core_util, p->nvme_util, p->fragmentation,
+            (int)p->remote_gpus);
+}
+
 pl_status pl_sim_result_write_timeline_csv(const pl_sim_result *res, FILE *f)
 {
-    if (!res || !f)
-        return pl_err(PL_EINVAL, "pl_sim_result_write_timeline_csv: NULL argument");
-    fprintf(f, "time,running,queued,gpus_used,gpus_failed,gpu_util,core_util,nvme_util,fragmentation,"
-               "remote_gpus\n");
-    for (int64_t i = 0; i < res->ntl; i++) {
-        const pl_sim_sample *p = &res->tl[i];
-        fprintf(f, "%.6f,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%d\n", p->time, (int)p->running, (int)p->queued,
-                (int)p->gpus_used, (int)p->gpus_failed, p->gpu_util, p->core_util, p->nvme_util,
-                p->fragmentation, (int)p->remote_gpus);
-    }
-    if (ferror(f))
-        return pl_err(PL_EIO, "pl_sim_result_write_timeline_csv: write error");
-    return PL_OK;
+    static const char header[] = "time,running,queued,gpus_used,gpus_failed,gpu_util,core_util,nvme_util,"
+                                 "fragmentation,remote_gpus\n";
+    return write_csv("pl_sim_result_write_timeline_csv", res, f, header, pl_sim_result_timeline_count(res),
+                     sample_row);
 }

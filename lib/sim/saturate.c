@@ -17,26 +17,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "internal/columns.h"
 #include "internal/openb.h"
 #include "internal/frag.h"
 
 void pl_saturate_opts_init(pl_saturate_opts *o)
 {
-    memset(o, 0, sizeof *o);
-    o->policy = "fgd";
-    o->inflate = 1.3;
-    o->seed = 42;
-    o->typical = 0.95;
+    *o = (pl_saturate_opts){.policy = "fgd", .inflate = 1.3, .seed = 42, .typical = 0.95};
 }
+
+/* The result's two series: per saturation point, per timeline sample. */
+static const pl_column point_cols[] = {PL_COLUMN(pl_saturate_result, alloc),
+                                       PL_COLUMN(pl_saturate_result, frag)};
+static const pl_column sample_cols[] = {PL_COLUMN(pl_saturate_result, time),
+                                        PL_COLUMN(pl_saturate_result, talloc)};
 
 void pl_saturate_result_free(pl_saturate_result *r)
 {
     if (!r)
         return;
-    free(r->alloc);
-    free(r->frag);
-    free(r->time);
-    free(r->talloc);
+    pl_columns_free(r, point_cols, PL_NCOLUMNS(point_cols));
+    pl_columns_free(r, sample_cols, PL_NCOLUMNS(sample_cols));
     memset(r, 0, sizeof *r);
 }
 
@@ -101,9 +102,7 @@ static pl_status saturate(pl_fstate *s, const pl_fpolicy *pol, const pl_fpod *po
     if (st)
         return st;
     r->npoints = (int32_t)ceil(o->inflate * 100.0 - 1e-9) + 1;
-    r->alloc = pl_alloc((size_t)r->npoints, sizeof *r->alloc);
-    r->frag = pl_alloc((size_t)r->npoints, sizeof *r->frag);
-    if (!r->alloc || !r->frag) {
+    if (pl_columns_alloc(r, point_cols, PL_NCOLUMNS(point_cols), r->npoints)) {
         free(seq);
         return PL_ENOMEM;
     }
@@ -151,13 +150,12 @@ typedef struct event {
 static int cmp_event(const void *x, const void *y)
 {
     const event *a = x, *b = y;
-    if (a->t != b->t)
-        return a->t < b->t ? -1 : 1;
     /* Departures first at equal times (they free what arrivals need), then
      * list order. */
-    if (a->create != b->create)
-        return a->create - b->create;
-    return a->pod - b->pod;
+    int c = pl_cmp_double(&a->t, &b->t);
+    if (!c)
+        c = a->create - b->create;
+    return c ? c : a->pod - b->pod;
 }
 
 static pl_status timeline(pl_fstate *s, const pl_fpolicy *pol, const pl_fpod *pods, const pl_openb_pods *op,
@@ -166,9 +164,8 @@ static pl_status timeline(pl_fstate *s, const pl_fpolicy *pol, const pl_fpod *po
     int32_t n = op->n, ne = 0;
     event *ev = pl_alloc((size_t)2 * n + 1, sizeof *ev);
     pl_fchoice *at = pl_alloc((size_t)n + 1, sizeof *at);
-    r->time = pl_alloc((size_t)2 * n + 1, sizeof *r->time);
-    r->talloc = pl_alloc((size_t)2 * n + 1, sizeof *r->talloc);
-    pl_status st = !ev || !at || !r->time || !r->talloc ? PL_ENOMEM : PL_OK;
+    pl_status st = !ev || !at ? PL_ENOMEM
+                              : pl_columns_alloc(r, sample_cols, PL_NCOLUMNS(sample_cols), 2 * (int64_t)n + 1);
     for (int32_t i = 0; i < n && !st; i++) {
         ev[ne++] = (event){op->creation[i], i, 1};
         if (!isnan(op->deletion[i]))

@@ -15,20 +15,15 @@ const char *const *pl_sim_scenario_names(void)
 
 void pl_sim_gen_opts_init(pl_sim_gen_opts *opts)
 {
-    if (!opts)
-        return;
-    opts->jobs = 10000;
-    opts->mean_interarrival = 10.0;
-    opts->seed = 1;
+    if (opts)
+        *opts = (pl_sim_gen_opts){.jobs = 10000, .mean_interarrival = 10.0, .seed = 1};
 }
 
 void pl_sim_scenario_opts_init(pl_sim_scenario_opts *opts)
 {
-    if (!opts)
-        return;
-    opts->machines = 0;
-    opts->jobs = 0;
-    opts->seed = 1;
+    /* machines and jobs 0: the scenario's own. */
+    if (opts)
+        *opts = (pl_sim_scenario_opts){.seed = 1};
 }
 
 static int binomial(uint64_t *s, int n)

@@ -270,12 +270,9 @@ static pl_status train_model(const kim_ws *w, uint64_t seed, pl_coloc_model **mo
 
 void pl_kim_opts_init(pl_kim_opts *o)
 {
-    if (!o)
-        return;
-    o->seed = 1;
-    o->runs = 0;
-    o->iterations = 2000;
-    o->setting = PL_KIM_CH4_CLUSTER;
+    /* runs = 0: each scenario's own count. */
+    if (o)
+        *o = (pl_kim_opts){.seed = 1, .runs = 0, .iterations = 2000, .setting = PL_KIM_CH4_CLUSTER};
 }
 
 pl_status pl_kim_start(const char *who, const pl_kim_opts *opts, pl_kim_opts *o, pl_kim_row *rows, int32_t cap,

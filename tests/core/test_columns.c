@@ -27,6 +27,39 @@ static void test_alloc_zeroed_and_free_nulls(void **s)
     pl_columns_free(&a, cols, PL_NCOLUMNS(cols));
 }
 
+/* A caller's allocator: counts the bytes it hands out, and fails the
+ * fail_at-th call (0: never). */
+typedef struct counting {
+    size_t bytes;
+    int calls, fail_at;
+} counting;
+
+static void *count_alloc(void *ctx, size_t count, size_t size)
+{
+    counting *c = ctx;
+    if (++c->calls == c->fail_at)
+        return NULL;
+    c->bytes += count * size;
+    return pl_alloc(count, size);
+}
+
+static void test_alloc_with_callers_allocator(void **s)
+{
+    (void)s;
+    soa a;
+    counting c = {0};
+    assert_pl_ok(pl_columns_alloc_with(&a, cols, PL_NCOLUMNS(cols), 5, count_alloc, &c));
+    /* Each column through the allocator, with rows x per_row elements. */
+    assert_int_equal(c.calls, 3);
+    assert_int_equal(c.bytes, 5 * 4 + 5 * 8 + 10 * 8);
+    assert_true(a.id[4] == 0 && a.w[4] == 0 && a.pair[9] == 0);
+    pl_columns_free(&a, cols, PL_NCOLUMNS(cols));
+    /* One failure: PL_ENOMEM, and every column freed and NULL. */
+    c = (counting){.fail_at = 2};
+    assert_pl_status(pl_columns_alloc_with(&a, cols, PL_NCOLUMNS(cols), 5, count_alloc, &c), PL_ENOMEM);
+    assert_true(!a.id && !a.w && !a.pair);
+}
+
 static void test_grow_keeps_and_zero_fills(void **s)
 {
     (void)s;
@@ -80,6 +113,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_alloc_zeroed_and_free_nulls),
+        cmocka_unit_test(test_alloc_with_callers_allocator),
         cmocka_unit_test(test_grow_keeps_and_zero_fills),
         cmocka_unit_test(test_copy),
         cmocka_unit_test(test_next_cap),

@@ -120,6 +120,7 @@
  * moves to its other bound); opts->max_iterations caps it (PL_ELIMIT). */
 #include <stdlib.h>
 #include <string.h>
+#include "internal/columns.h"
 #include "internal/flownet_impl.h"
 
 #define NS_LOWER 1    /* non-tree arc at flow 0 */
@@ -178,32 +179,39 @@ typedef struct ns_work {
 
 /* ---- allocation ------------------------------------------------------------ */
 
-static void *ns_alloc(ns_work *w, size_t count, size_t size)
+/* Zero-filled array of count elements (at least one), counted in w->bytes. */
+static void *ns_alloc(void *work, size_t count, size_t size)
 {
+    ns_work *w = work;
     void *ptr = pl_alloc(count ? count : 1, size);
     if (ptr)
         w->bytes += (int64_t)((count ? count : 1) * size);
     return ptr;
 }
 
+/* The work's arrays by length: arc slots (m + n), tree nodes (n + 1), real
+ * nodes; the real arcs' costs are one array or the other (set_cost_width). */
+static const pl_column slot_cols[] = {
+    PL_COLUMN(ns_work, tail), PL_COLUMN(ns_work, head), PL_COLUMN(ns_work, cap), PL_COLUMN(ns_work, state),
+};
+static const pl_column tree_cols[] = {
+    PL_COLUMN(ns_work, node),       PL_COLUMN(ns_work, pred),      PL_COLUMN(ns_work, dir),
+    PL_COLUMN(ns_work, thread),     PL_COLUMN(ns_work, rev_thread), PL_COLUMN(ns_work, last_succ),
+    PL_COLUMN(ns_work, pi),
+};
+static const pl_column supply_col[] = {PL_COLUMN(ns_work, supply)};
+static const pl_column cost32_col[] = {PL_COLUMN(ns_work, cost32)};
+static const pl_column cost_col[] = {PL_COLUMN(ns_work, cost)};
+
 static void work_free(ns_work *w)
 {
     if (!w)
         return;
-    free(w->tail);
-    free(w->head);
-    free(w->cost32);
-    free(w->cost);
-    free(w->cap);
-    free(w->state);
-    free(w->node);
-    free(w->pred);
-    free(w->dir);
-    free(w->thread);
-    free(w->rev_thread);
-    free(w->last_succ);
-    free(w->pi);
-    free(w->supply);
+    pl_columns_free(w, slot_cols, PL_NCOLUMNS(slot_cols));
+    pl_columns_free(w, tree_cols, PL_NCOLUMNS(tree_cols));
+    pl_columns_free(w, supply_col, 1);
+    pl_columns_free(w, cost32_col, 1);
+    pl_columns_free(w, cost_col, 1);
     free(w);
 }
 
@@ -218,30 +226,14 @@ static ns_work *work_new(int32_t n, int32_t m, int narrow)
     ns_work *w = pl_alloc(1, sizeof *w);
     if (!w)
         return NULL;
-    size_t na = (size_t)m + (size_t)n, nn = (size_t)n + 1;
     w->n = n;
     w->m = m;
     w->skip = n > 1 && m / n > 3 ? m / n : 3;
     w->bytes = (int64_t)sizeof *w;
-    w->tail = ns_alloc(w, na, sizeof *w->tail);
-    w->head = ns_alloc(w, na, sizeof *w->head);
-    if (narrow)
-        w->cost32 = ns_alloc(w, (size_t)m, sizeof *w->cost32);
-    else
-        w->cost = ns_alloc(w, (size_t)m, sizeof *w->cost);
-    w->cap = ns_alloc(w, na, sizeof *w->cap);
-    w->state = ns_alloc(w, na, sizeof *w->state);
-    w->node = ns_alloc(w, nn, sizeof *w->node);
-    w->pred = ns_alloc(w, nn, sizeof *w->pred);
-    w->dir = ns_alloc(w, nn, sizeof *w->dir);
-    w->thread = ns_alloc(w, nn, sizeof *w->thread);
-    w->rev_thread = ns_alloc(w, nn, sizeof *w->rev_thread);
-    w->last_succ = ns_alloc(w, nn, sizeof *w->last_succ);
-    w->pi = ns_alloc(w, nn, sizeof *w->pi);
-    w->supply = ns_alloc(w, (size_t)n, sizeof *w->supply);
-    if (!w->tail || !w->head || (!w->cost && !w->cost32) || !w->cap || !w->state || !w->node || !w->pred ||
-        !w->dir || !w->thread || !w->rev_thread || !w->last_succ || !w->pi ||
-        !w->supply) {
+    if (pl_columns_alloc_with(w, slot_cols, PL_NCOLUMNS(slot_cols), (int64_t)m + n, ns_alloc, w) ||
+        pl_columns_alloc_with(w, tree_cols, PL_NCOLUMNS(tree_cols), (int64_t)n + 1, ns_alloc, w) ||
+        pl_columns_alloc_with(w, supply_col, 1, n, ns_alloc, w) ||
+        pl_columns_alloc_with(w, narrow ? cost32_col : cost_col, 1, m, ns_alloc, w)) {
         work_free(w);
         return NULL;
     }

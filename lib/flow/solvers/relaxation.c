@@ -66,6 +66,7 @@
  * iterate(); opts->max_iterations caps it (PL_ELIMIT). */
 #include <stdlib.h>
 #include <string.h>
+#include "internal/columns.h"
 #include "internal/flownet_impl.h"
 
 #define RX_PRICE_LIMIT ((int64_t)1 << 61)
@@ -98,36 +99,25 @@ typedef struct rx_work {
     int64_t *iterations;
 } rx_work;
 
+static const pl_column work_cols[] = {
+    PL_COLUMN(rx_work, excess),  PL_COLUMN(rx_work, pred), PL_COLUMN(rx_work, mark),
+    PL_COLUMN(rx_work, members), PL_COLUMN(rx_work, cand), PL_COLUMN(rx_work, cur),
+    PL_COLUMN(rx_work, queue),   PL_COLUMN(rx_work, queued),
+};
+
 static void work_free(rx_work *w)
 {
-    free(w->excess);
-    free(w->pred);
-    free(w->mark);
-    free(w->members);
-    free(w->cand);
-    free(w->cur);
-    free(w->queue);
-    free(w->queued);
+    pl_columns_free(w, work_cols, PL_NCOLUMNS(work_cols));
 }
 
 static pl_status work_init(rx_work *w, const pl_flow_problem *p, pl_flow_solution *out)
 {
-    size_t n = (size_t)p->n + 1;
+    int64_t n = (int64_t)p->n + 1;
     *w = (rx_work){.p = p, .flow = out->flow, .pi = out->potential, .iterations = &out->iterations};
-    w->excess = pl_alloc(n, sizeof *w->excess);
-    w->pred = pl_alloc(n, sizeof *w->pred);
-    w->mark = pl_alloc(n, sizeof *w->mark);
-    w->members = pl_alloc(n, sizeof *w->members);
-    w->cand = pl_alloc(n, sizeof *w->cand);
-    w->cur = pl_alloc(n, sizeof *w->cur);
-    w->queue = pl_alloc(n, sizeof *w->queue);
-    w->queued = pl_alloc(n, sizeof *w->queued);
-    if (!w->excess || !w->pred || !w->mark || !w->members || !w->cand || !w->cur || !w->queue || !w->queued) {
-        work_free(w);
-        return PL_ENOMEM;
-    }
-    out->memory_bytes = (int64_t)n * (8 + 4 + 4 + 4 + 4 + 4 + 4 + 1);
-    return PL_OK;
+    pl_status st = pl_columns_alloc(w, work_cols, PL_NCOLUMNS(work_cols), n);
+    if (st == PL_OK)
+        out->memory_bytes = n * (8 + 4 + 4 + 4 + 4 + 4 + 4 + 1);
+    return st;
 }
 
 /* ---- residual arcs ------------------------------------------------------ */

@@ -23,6 +23,7 @@
  * int64_t under the normalised problem's guarantees.
  */
 #include <stdlib.h>
+#include "internal/columns.h"
 #include "internal/flownet_impl.h"
 
 enum { UNSEEN = 0, LABELLED = 1, SETTLED = 2 };
@@ -127,45 +128,24 @@ static int32_t heap_pop(ssp_work *w)
 
 /* ---- workspace --------------------------------------------------------- */
 
+/* Every array is per node. */
+static const pl_column work_cols[] = {
+    PL_COLUMN(ssp_work, excess),  PL_COLUMN(ssp_work, dist),    PL_COLUMN(ssp_work, parent),
+    PL_COLUMN(ssp_work, state),   PL_COLUMN(ssp_work, heap),    PL_COLUMN(ssp_work, hpos),
+    PL_COLUMN(ssp_work, touched), PL_COLUMN(ssp_work, sources), PL_COLUMN(ssp_work, cur),
+    PL_COLUMN(ssp_work, mark),    PL_COLUMN(ssp_work, seen),    PL_COLUMN(ssp_work, stack),
+};
+
 static void work_free(ssp_work *w)
 {
-    free(w->excess);
-    free(w->dist);
-    free(w->parent);
-    free(w->state);
-    free(w->heap);
-    free(w->hpos);
-    free(w->touched);
-    free(w->sources);
-    free(w->cur);
-    free(w->mark);
-    free(w->seen);
-    free(w->stack);
+    pl_columns_free(w, work_cols, PL_NCOLUMNS(work_cols));
 }
 
 /* Allocate every array once per solve so the many rounds cost no malloc. */
 static pl_status work_init(ssp_work *w, const pl_flow_problem *p, pl_flow_solution *out)
 {
-    size_t n = (size_t)p->n;
     *w = (ssp_work){ .p = p, .flow = out->flow, .pi = out->potential };
-    w->excess = pl_alloc(n, sizeof *w->excess);
-    w->dist = pl_alloc(n, sizeof *w->dist);
-    w->parent = pl_alloc(n, sizeof *w->parent);
-    w->state = pl_alloc(n, sizeof *w->state);
-    w->heap = pl_alloc(n, sizeof *w->heap);
-    w->hpos = pl_alloc(n, sizeof *w->hpos);
-    w->touched = pl_alloc(n, sizeof *w->touched);
-    w->sources = pl_alloc(n, sizeof *w->sources);
-    w->cur = pl_alloc(n, sizeof *w->cur);
-    w->mark = pl_alloc(n, sizeof *w->mark);
-    w->seen = pl_alloc(n, sizeof *w->seen);
-    w->stack = pl_alloc(n, sizeof *w->stack);
-    if (!w->excess || !w->dist || !w->parent || !w->state || !w->heap || !w->hpos ||
-        !w->touched || !w->sources || !w->cur || !w->mark || !w->seen || !w->stack) {
-        work_free(w);
-        return PL_ENOMEM;
-    }
-    return PL_OK;
+    return pl_columns_alloc(w, work_cols, PL_NCOLUMNS(work_cols), p->n);
 }
 
 /* Start from the flow that saturates every negative-cost arc, so no residual
@@ -198,6 +178,16 @@ static void collect_sources(ssp_work *w)
 
 /* ---- Dijkstra ----------------------------------------------------------- */
 
+/* Both searches reset by zeroing the marks of the nodes they listed: time
+ * proportional to what they touched, not to n. */
+_Static_assert(UNSEEN == 0 && FRESH == 0, "a search's unvisited mark is 0");
+static void clear_listed(uint8_t *mark, const int32_t *list, int32_t *count)
+{
+    for (int32_t i = 0; i < *count; i++)
+        mark[list[i]] = 0;
+    *count = 0;
+}
+
 static void touch(ssp_work *w, int32_t v, int64_t d, int32_t parent_arc)
 {
     w->touched[w->ntouched++] = v;
@@ -208,9 +198,7 @@ static void touch(ssp_work *w, int32_t v, int64_t d, int32_t parent_arc)
 
 static void reset_search(ssp_work *w)
 {
-    for (int32_t i = 0; i < w->ntouched; i++)
-        w->state[w->touched[i]] = UNSEEN;
-    w->ntouched = 0;
+    clear_listed(w->state, w->touched, &w->ntouched);
     w->hsize = 0;
 }
 
@@ -348,9 +336,7 @@ static void dfs_visit(ssp_work *w, int32_t v, int32_t parent_arc)
 
 static void dfs_reset(ssp_work *w)
 {
-    for (int32_t i = 0; i < w->nseen; i++)
-        w->mark[w->seen[i]] = FRESH;
-    w->nseen = 0;
+    clear_listed(w->mark, w->seen, &w->nseen);
 }
 
 /* Next admissible arc out of u leading off the current path, or -1. The

@@ -22,6 +22,14 @@ typedef struct pl_column {
 /* Each column = rows zero-filled rows (pl_alloc: never NULL for 0 rows).
  * On failure every column is freed and NULL, and PL_ENOMEM returned. */
 PL_INTERNAL pl_status pl_columns_alloc(void *obj, const pl_column *cols, size_t ncols, int64_t rows);
+/* pl_columns_alloc with the caller's allocator, for work arrays that are
+ * counted or placed on huge pages: alloc(ctx, count, size) returns count
+ * zero-filled elements that free() releases, or NULL (having set the error
+ * message). On failure every column is freed and NULL, and PL_ENOMEM
+ * returned. */
+typedef void *pl_column_alloc_fn(void *ctx, size_t count, size_t size);
+PL_INTERNAL pl_status pl_columns_alloc_with(void *obj, const pl_column *cols, size_t ncols, int64_t rows,
+                                            pl_column_alloc_fn *alloc, void *ctx);
 /* Each column from old_rows to new_rows rows, the new ones zero-filled. On
  * failure the columns grown so far stay larger (harmless: the caller keeps
  * its old capacity) and PL_ENOMEM is returned. */
