@@ -150,6 +150,27 @@ void pl_disagg_counts(const pl_disagg_cluster *c, int32_t *nodes, int32_t *nvme,
         *gpus = c ? (int32_t)c->ngpus : 0;
 }
 
+pl_status pl_disagg_cluster_totals(const pl_disagg_cluster *c, pl_disagg_totals *out)
+{
+    if (!c || !out)
+        return pl_err(PL_EINVAL, "pl_disagg_cluster_totals: NULL argument");
+    memset(out, 0, sizeof *out);
+    pl_disagg_counts(c, &out->nodes, &out->nvme, &out->gpus);
+    for (int64_t i = 0; i < c->nnodes; i++) {
+        out->cores += c->nodes[i].cores;
+        out->mem_bytes += c->nodes[i].mem;
+    }
+    for (int64_t i = 0; i < c->nnvme; i++) {
+        out->nvme_bw_bytes_per_s += c->nvme[i].bw;
+        out->nvme_cap_bytes += c->nvme[i].cap;
+    }
+    for (int64_t i = 0; i < c->ngpus; i++) {
+        out->gpu_bw_bytes_per_s += c->gpus[i].bw;
+        out->gpu_mem_bytes += c->gpus[i].mem;
+    }
+    return PL_OK;
+}
+
 pl_status pl_disagg_set_opts(pl_disagg_cluster *c, const pl_disagg_opts *o)
 {
     if (!c || !o)

@@ -239,17 +239,11 @@ pl_status pl_disagg_load_factors(const pl_disagg_cluster *c, const pl_disagg_wor
 {
     if (!c || !out || n < 0 || (n > 0 && !jobs))
         return pl_err(PL_EINVAL, "pl_disagg_load_factors: NULL argument or n < 0");
-    double tc = 0, tbw = 0, tcap = 0, tgbw = 0, tgmem = 0;
-    for (int64_t i = 0; i < c->nnodes; i++)
-        tc += c->nodes[i].cores;
-    for (int64_t i = 0; i < c->nnvme; i++) {
-        tbw += (double)c->nvme[i].bw;
-        tcap += (double)c->nvme[i].cap;
-    }
-    for (int64_t i = 0; i < c->ngpus; i++) {
-        tgbw += (double)c->gpus[i].bw;
-        tgmem += (double)c->gpus[i].mem;
-    }
+    pl_disagg_totals tot;
+    pl_disagg_cluster_totals(c, &tot);
+    double tc = (double)tot.cores, tbw = (double)tot.nvme_bw_bytes_per_s;
+    double tcap = (double)tot.nvme_cap_bytes, tgbw = (double)tot.gpu_bw_bytes_per_s;
+    double tgmem = (double)tot.gpu_mem_bytes;
     double dc = 0, dbw = 0, dcap = 0, dgbw = 0, dgmem = 0;
     for (int32_t i = 0; i < n; i++) {
         dc += jobs[i].cores;

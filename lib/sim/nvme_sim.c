@@ -66,26 +66,43 @@ pl_status pl_nvme_sim_scenario(const char *name, pl_nvme_sim_opts *o)
 
 static pl_status check_cluster_opts(const pl_nvme_sim_opts *o)
 {
-    if (o->nodes < 1 || o->cores_per_node < 1 || o->nvme < 0 || o->nvme_bw_bytes_per_s <= 0 ||
-        o->nvme_cap_bytes <= 0)
+    if (!o->cluster && (o->nodes < 1 || o->cores_per_node < 1 || o->nvme < 0 ||
+                        o->nvme_bw_bytes_per_s <= 0 || o->nvme_cap_bytes <= 0))
         return pl_err(PL_EINVAL, "NVMe simulation: the cluster needs nodes, cores and positive "
                                  "device sizes");
     if ((int)o->layout < 0 || (int)o->layout > (int)PL_NVME_LAYOUT_PA ||
         (int)o->arrivals < 0 || (int)o->arrivals > (int)PL_NVME_ARRIVALS_REGULAR)
         return pl_err(PL_EINVAL, "NVMe simulation: unknown layout %d or arrival process %d",
                       (int)o->layout, (int)o->arrivals);
-    if (o->gpus < 0)
+    if (!o->cluster && o->gpus < 0)
         return pl_err(PL_EINVAL, "NVMe simulation: negative GPU count");
-    if (o->layout == PL_NVME_LAYOUT_PA && o->nodes < 2 && o->nvme > 1)
+    if (!o->cluster && o->layout == PL_NVME_LAYOUT_PA && o->nodes < 2 && o->nvme > 1)
         return pl_err(PL_EINVAL, "NVMe simulation: the physically-attached layout needs 2 nodes");
     return PL_OK;
+}
+
+/* What the run's cluster adds up to: the arrival rate, the load factors and
+ * the utilisations divide by these. */
+static pl_status cluster_totals(const pl_nvme_sim_opts *o, pl_disagg_totals *tot)
+{
+    pl_disagg_cluster *c = NULL;
+    pl_status st = pl_nvme_sim_cluster(o, &c);
+    if (st == PL_OK)
+        st = pl_disagg_cluster_totals(c, tot);
+    pl_disagg_cluster_free(c);
+    if (st == PL_OK && tot->cores < 1)
+        return pl_err(PL_EINVAL, "NVMe simulation: the cluster has no cores");
+    return st;
 }
 
 pl_status pl_nvme_sim_rate(const pl_nvme_sim_opts *o, double *rate_per_s)
 {
     if (!o || !rate_per_s)
         return pl_err(PL_EINVAL, "pl_nvme_sim_rate: NULL argument");
+    pl_disagg_totals tot;
     pl_status st = check_cluster_opts(o);
+    if (!st)
+        st = cluster_totals(o, &tot);
     if (st)
         return st;
     const double f[4] = {o->frac_bandwidth, o->frac_capacity, o->frac_compute, o->frac_gpu};
@@ -106,10 +123,10 @@ pl_status pl_nvme_sim_rate(const pl_nvme_sim_opts *o, double *rate_per_s)
     }
     if ((int)o->load_basis < 0 || (int)o->load_basis > (int)PL_NVME_LOAD_NVME)
         return pl_err(PL_EINVAL, "NVMe simulation: unknown load basis %d", (int)o->load_basis);
-    double per_job = cores / ((double)o->nodes * o->cores_per_node);
-    if (o->load_basis != PL_NVME_LOAD_CPU && o->nvme > 0) {
-        double lbw = bw / ((double)o->nvme * (double)o->nvme_bw_bytes_per_s);
-        double lcap = cap / ((double)o->nvme * (double)o->nvme_cap_bytes);
+    double per_job = cores / (double)tot.cores;
+    if (o->load_basis != PL_NVME_LOAD_CPU && tot.nvme > 0) {
+        double lbw = bw / (double)tot.nvme_bw_bytes_per_s;
+        double lcap = cap / (double)tot.nvme_cap_bytes;
         per_job = o->load_basis == PL_NVME_LOAD_NVME ? fmax(lbw, lcap)
                                                      : fmax(per_job, fmax(lbw, lcap));
     }
@@ -167,6 +184,7 @@ pl_status pl_nvme_sim_generate(const pl_nvme_sim_opts *o, pl_disagg_workload **j
 typedef struct run_state {
     const pl_nvme_sim_opts *o;
     pl_disagg_cluster *c;
+    pl_disagg_totals tot;    /* of c when it is built */
     pl_disagg_policy policy;
     pl_disagg_workload *w;
     pl_nvme_sim_record *rec;
@@ -377,8 +395,8 @@ static pl_status finish_job(run_state *s, int32_t j, double now)
 /* Try every queued job in EDF order; one that does not fit waits. */
 static pl_status schedule(run_state *s, double now)
 {
-    double tot_bw = (double)s->o->nvme * (double)s->o->nvme_bw_bytes_per_s;
-    double tot_cap = (double)s->o->nvme * (double)s->o->nvme_cap_bytes;
+    double tot_bw = (double)s->tot.nvme_bw_bytes_per_s;
+    double tot_cap = (double)s->tot.nvme_cap_bytes;
     double lf_bw = tot_bw > 0 ? s->lf_bw / tot_bw : 0;
     double lf_cap = tot_cap > 0 ? s->lf_cap / tot_cap : 0;
     int32_t kept = 0;
@@ -446,55 +464,16 @@ static void summarise(run_state *s, pl_nvme_sim_summary *sum)
     sum->mean_sharing = s->area_comps > 0 ? s->area_sharers / s->area_comps : 0;
     double span = s->win1 - s->win0;
     if (span > 0) {
-        const pl_nvme_sim_opts *o = s->o;
-        double dev = (double)o->nvme;
-        sum->cpu_util_pct = 100.0 * s->area_cores / (span * o->nodes * o->cores_per_node);
+        double dev = (double)s->tot.nvme;
+        sum->cpu_util_pct = 100.0 * s->area_cores / (span * (double)s->tot.cores);
         if (dev > 0) {
             sum->nvme_usage_pct = 100.0 * s->area_dev / (span * dev);
-            sum->bw_util_pct = 100.0 * s->area_bw / (span * dev * (double)o->nvme_bw_bytes_per_s);
-            sum->cap_util_pct = 100.0 * s->area_cap / (span * dev * (double)o->nvme_cap_bytes);
+            sum->bw_util_pct = 100.0 * s->area_bw / (span * (double)s->tot.nvme_bw_bytes_per_s);
+            sum->cap_util_pct = 100.0 * s->area_cap / (span * (double)s->tot.nvme_cap_bytes);
         }
     }
     sum->maxcomp_decisions = s->maxcomp;
     sum->minfrag_decisions = s->minfrag;
-}
-
-static pl_status build_cluster(const pl_nvme_sim_opts *o, pl_disagg_cluster **out)
-{
-    pl_disagg_cluster *c;
-    pl_disagg_opts dopts;
-    pl_disagg_opts_init(&dopts);
-    dopts.reshare = !o->static_sharing;
-    dopts.node_order = o->node_order;
-    dopts.smufin_oversubscribe = o->smufin_oversubscribe;
-    pl_status st = pl_disagg_cluster_create(&c);
-    if (!st)
-        st = pl_disagg_set_opts(c, &dopts);
-    for (int32_t i = 0; !st && i < o->nodes; i++)
-        st = pl_disagg_add_node(c, o->cores_per_node, 0, NULL);
-    /* PA (sec. 4.4.1): "the first has attached six of them and the remaining
-     * four at the second": 60 % on node 0, the rest on node 1. */
-    int32_t on_first = (int32_t)ceil(0.6 * o->nvme);
-    for (int32_t i = 0; !st && i < o->nvme; i++)
-        st = o->layout == PL_NVME_LAYOUT_PA
-                 ? pl_disagg_add_nvme_at(c, o->nvme_bw_bytes_per_s, o->nvme_cap_bytes,
-                                         i < on_first ? 0 : 1, NULL)
-                 : pl_disagg_add_nvme(c, o->nvme_bw_bytes_per_s, o->nvme_cap_bytes, NULL);
-    /* Table 5.2: 4 GB/s, 16 GB; a Tesla T4 splits into 1, 2 or 4 vGPUs. */
-    static const int32_t t4[] = {1, 2, 4};
-    /* PA (Fig. 5.6a): the thesis does not say where; node 2, the first
-     * without NVMe, so that three nodes hold a device. */
-    int32_t gpu_home = o->nodes > 2 ? 2 : o->nodes - 1;
-    for (int32_t i = 0; !st && i < o->gpus; i++)
-        st = o->layout == PL_NVME_LAYOUT_PA
-                 ? pl_disagg_add_gpu_at(c, 4000000000LL, 16000000000LL, t4, o->gpu_split ? 3 : 1,
-                                        gpu_home, NULL)
-                 : pl_disagg_add_gpu(c, 4000000000LL, 16000000000LL, t4, o->gpu_split ? 3 : 1, NULL);
-    if (st)
-        pl_disagg_cluster_free(c);
-    else
-        *out = c;
-    return st;
 }
 
 static pl_status run_events(run_state *s)
@@ -542,15 +521,15 @@ static void free_state(run_state *s)
     pl_sim_heap_free(&s->heap);
 }
 
-static pl_status check_trace(const pl_nvme_sim_opts *o, const pl_disagg_workload *jobs, int32_t n,
-                             pl_disagg_policy policy)
+static pl_status check_trace(const pl_disagg_totals *tot, const pl_disagg_workload *jobs,
+                             int32_t n, pl_disagg_policy policy)
 {
     if ((int)policy < 0 || (int)policy > (int)PL_DISAGG_GPU_AWARE)
         return pl_err(PL_EINVAL, "NVMe simulation: policy %d is not one of first-fit, "
                                  "max-composition, min-fragmentation, disagg-aware, gpu-aware",
                       (int)policy);
     for (int32_t j = 0; j < n; j++) {
-        if (job_type(&jobs[j]) == 3 && o->gpus < 1)
+        if (job_type(&jobs[j]) == 3 && tot->gpus < 1)
             return pl_err(PL_EINVAL, "NVMe simulation: workload %d requests a GPU and the "
                                      "cluster has none",
                           (int)j);
@@ -587,7 +566,7 @@ static pl_status simulate(const pl_nvme_sim_opts *o, const pl_disagg_workload *j
         goto fail;
     }
     memcpy(s.w, jobs, (size_t)n * sizeof *s.w);
-    if ((st = build_cluster(o, &s.c)))
+    if ((st = pl_nvme_sim_cluster(o, &s.c)) || (st = pl_disagg_cluster_totals(s.c, &s.tot)))
         goto fail;
     for (int32_t j = 0; j < n; j++) {
         pl_nvme_sim_record *rec = &s.rec[j];
@@ -633,15 +612,18 @@ static int step_cmp(const void *pa, const void *pb)
 
 /* The thesis's window: from the first arrival at which the ideal fat node's
  * CPU load factor reaches the target, to the last arrival. */
-static pl_status fat_node_window(const pl_nvme_sim_opts *o, const pl_disagg_workload *jobs,
-                                 int32_t n, int *reached, double *w0, double *w1)
+static pl_status fat_node_window(const pl_nvme_sim_opts *o, const pl_disagg_totals *tot,
+                                 const pl_disagg_workload *jobs, int32_t n, int *reached,
+                                 double *w0, double *w1)
 {
     pl_nvme_sim_opts fat = *o;
+    fat.cluster = NULL;
     fat.nodes = 1;
-    fat.cores_per_node = o->nodes * o->cores_per_node;
-    fat.nvme = o->nvme > 0 ? 1 : 0;
-    fat.nvme_bw_bytes_per_s = o->nvme_bw_bytes_per_s * (o->nvme > 0 ? o->nvme : 1);
-    fat.nvme_cap_bytes = o->nvme_cap_bytes * (o->nvme > 0 ? o->nvme : 1);
+    fat.cores_per_node = (int32_t)tot->cores;
+    fat.nvme = tot->nvme > 0 ? 1 : 0;
+    fat.nvme_bw_bytes_per_s = tot->nvme > 0 ? tot->nvme_bw_bytes_per_s : 1;
+    fat.nvme_cap_bytes = tot->nvme > 0 ? tot->nvme_cap_bytes : 1;
+    fat.gpus = tot->gpus;
     fat.layout = PL_NVME_LAYOUT_DISAGG; /* the load factor does not depend on the layout */
     pl_disagg_workload *ideal = pl_alloc((size_t)n, sizeof *ideal);
     load_step *steps = pl_alloc(2 * (size_t)n, sizeof *steps);
@@ -699,14 +681,20 @@ pl_status pl_nvme_sim_run(const pl_nvme_sim_opts *o, const pl_disagg_workload *j
         pl_nvme_sim_opts_init(&def);
         o = &def;
     }
+    pl_disagg_totals tot;
     pl_status st = check_cluster_opts(o);
     if (!st)
-        st = check_trace(o, jobs, n, policy);
+        st = cluster_totals(o, &tot);
+    if (!st)
+        st = check_trace(&tot, jobs, n, policy);
     if (st)
         return st;
+    if (tot.cores > INT32_MAX)
+        return pl_err(PL_EINVAL, "NVMe simulation: %lld cores are more than the fat node holds",
+                      (long long)tot.cores);
     int reached = 0;
     double w0 = 0, w1 = 0;
-    if (o->window && (st = fat_node_window(o, jobs, n, &reached, &w0, &w1)))
+    if (o->window && (st = fat_node_window(o, &tot, jobs, n, &reached, &w0, &w1)))
         return st;
     return simulate(o, jobs, n, policy, reached, w0, w1, out);
 }

@@ -37,6 +37,11 @@ static void nvme_usage(FILE *f)
             "                       factor reaching LF to the last arrival, as the thesis)\n"
             "      --layout L       disagg (default: one NVMe pool) or pa (physically attached:\n"
             "                       6 devices on node 0, 4 on node 1)\n"
+            "  -c, --cluster FILE   run on the cluster of a JSON topology (doc/topology-json.md)\n"
+            "                       instead: machines are nodes, storage and GPUs in a pool are\n"
+            "                       disaggregated, those in a machine attached to it (doc/disagg.md;\n"
+            "                       examples/clusters/call-da.json is the default cluster); not\n"
+            "                       with --layout or a sweep\n"
             "      --arrivals A     poisson (default) or regular (every gap the mean, as the\n"
             "                       thesis's public simulator generates them)\n"
             "      --static-sharing fix a run time at its start (default: sharers re-evaluated\n"
@@ -116,6 +121,9 @@ static int write_nvme_csv(const char *dir, const char *scenario, const char *pol
     return 0;
 }
 
+static int run_nvme(const pl_nvme_sim_opts *opts, const char *scenario, const char *policy,
+                    int sweep, const char *out_dir, const char *cluster, const pl_disagg_totals *tot);
+
 static void print_nvme_row(const char *policy, const pl_nvme_sim_summary *s)
 {
     printf("%-17s %7.2f %7.2f %9.1f %6.2f %6.2f %6.1f %6.1f %6.1f %6.1f %5d\n", policy,
@@ -135,21 +143,22 @@ int cmd_simulate_nvme(int argc, char **argv)
         {"layout", required_argument, NULL, 'L'},   {"arrivals", required_argument, NULL, 'R'},
         {"static-sharing", no_argument, NULL, 'T'}, {"gpu-unsplit", no_argument, NULL, 'G'},
         {"gpu-overhead", required_argument, NULL, 'O'}, {"node-order", required_argument, NULL, 'N'},
-        {"smufin-oversubscribe", no_argument, NULL, 'U'},
+        {"smufin-oversubscribe", no_argument, NULL, 'U'}, {"cluster", required_argument, NULL, 'c'},
         {NULL, 0, NULL, 0},
     };
     pl_nvme_sim_opts o;
     pl_nvme_sim_opts_init(&o);
     const char *scenario = NULL, *policy = NULL;
-    const char *out_dir = NULL;
+    const char *out_dir = NULL, *cluster = NULL;
     char *end;
-    int c, pick;
+    int c, pick, layout_set = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "s:l:n:p:o:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "s:l:n:p:o:c:qh", longopts, NULL)) != -1) {
         switch (c) {
         case 's': scenario = optarg; break;
         case 'p': policy = optarg; break;
         case 'o': out_dir = optarg; break;
+        case 'c': cluster = optarg; break;
         case 'A': o.window = 0; break;
         case 'T': o.static_sharing = 1; break;
         case 'G': o.gpu_split = 0; break;
@@ -164,8 +173,10 @@ int cmd_simulate_nvme(int argc, char **argv)
             int k = c == 'L' ? 0 : c == 'R' ? 1 : 2;
             if (!pick_two(optarg, two[k][1], two[k][2], two[k][0], &pick))
                 return 2;
-            if (k == 0)
+            if (k == 0) {
                 o.layout = (pl_nvme_layout)pick;
+                layout_set = 1;
+            }
             else if (k == 1)
                 o.arrivals = (pl_nvme_arrivals)pick;
             else
@@ -216,6 +227,35 @@ int cmd_simulate_nvme(int argc, char **argv)
         fprintf(stderr, "placement simulate: %s\n", pl_last_error());
         return 2;
     }
+    if (cluster && (layout_set || sweep))
+        return nvme_usage_error("--cluster gives the layout and does not run sweeps: not with "
+                                "--layout or a sweep scenario");
+    pl_topology *topo = NULL;
+    pl_disagg_totals tot = {0};
+    if (cluster) {
+        /* The view is built once here to report a bad file before any run. */
+        pl_disagg_cluster *view = NULL;
+        pl_status st = pl_topology_load_json(cluster, &topo);
+        o.cluster = topo;
+        if (st || pl_nvme_sim_cluster(&o, &view)) {
+            fprintf(stderr, "placement simulate: %s: %s\n", cluster, pl_last_error());
+            pl_topology_free(topo);
+            return 1;
+        }
+        pl_disagg_cluster_totals(view, &tot);
+        pl_disagg_cluster_free(view);
+        o.gpus = tot.gpus; /* for the default policy list */
+    }
+    int rc = run_nvme(&o, scenario, policy, sweep, out_dir, cluster, &tot);
+    pl_topology_free(topo);
+    return rc;
+}
+
+/* Parse the policy list and run the scenario or sweep; the exit code. */
+static int run_nvme(const pl_nvme_sim_opts *opts, const char *scenario, const char *policy,
+                    int sweep, const char *out_dir, const char *cluster, const pl_disagg_totals *tot)
+{
+    pl_nvme_sim_opts o = *opts;
     if (!policy)
         policy = o.gpus > 0 || (sweep && !strncmp(scenario, "nvme-gpu", 8))
                      ? "first-fit,max-composition,min-fragmentation,disagg-aware,gpu-aware"
@@ -247,13 +287,19 @@ int cmd_simulate_nvme(int argc, char **argv)
         fprintf(stderr, "placement simulate: %s\n", pl_last_error());
         return 1;
     }
+    char shape[512];
+    if (cluster)
+        snprintf(shape, sizeof shape, "%s: %d nodes, %lld cores, %d NVMe, %d GPUs", cluster,
+                 (int)tot->nodes, (long long)tot->cores, (int)tot->nvme, (int)tot->gpus);
+    else
+        snprintf(shape, sizeof shape, "%d nodes x %d cores, %d NVMe (%s)", (int)o.nodes,
+                 (int)o.cores_per_node, (int)o.nvme,
+                 o.layout == PL_NVME_LAYOUT_PA ? "physically attached" : "disaggregated pool");
     printf("%s: %d workloads (%.0f%% bandwidth / %.0f%% capacity / %.0f%% compute), target load "
-           "%.2f, one arrival every %.1f s (%s, last at %.2f days); %d nodes x %d cores, %d NVMe "
-           "(%s), %s sharing%s%s\n",
+           "%.2f, one arrival every %.1f s (%s, last at %.2f days); %s, %s sharing%s%s\n",
            scenario, (int)n, 100 * o.frac_bandwidth, 100 * o.frac_capacity, 100 * o.frac_compute,
            o.load, 1 / rate, o.arrivals == PL_NVME_ARRIVALS_REGULAR ? "regular" : "Poisson",
-           jobs[n - 1].arrival_s / 86400.0, (int)o.nodes, (int)o.cores_per_node, (int)o.nvme,
-           o.layout == PL_NVME_LAYOUT_PA ? "physically attached" : "disaggregated pool",
+           jobs[n - 1].arrival_s / 86400.0, shape,
            o.static_sharing ? "static" : "re-evaluated",
            o.node_order == PL_DISAGG_MOST_USED_FIRST ? ", most-used-first nodes" : "",
            o.smufin_oversubscribe ? ", SMUFIN oversubscribed" : "");

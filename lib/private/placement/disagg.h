@@ -27,6 +27,7 @@
 
 #include <stdint.h>
 #include <placement/status.h>
+#include <placement/topology.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -172,6 +173,59 @@ pl_status pl_disagg_add_gpu_at(pl_disagg_cluster *c, int64_t bw_bytes_per_s, int
 
 /** \brief Number of nodes, NVMe devices and GPUs (any pointer may be NULL). */
 void pl_disagg_counts(const pl_disagg_cluster *c, int32_t *nodes, int32_t *nvme, int32_t *gpus);
+
+/** What a cluster's resources add up to (pl_disagg_cluster_totals()). */
+typedef struct pl_disagg_totals {
+    int32_t nodes, nvme, gpus;    /**< As pl_disagg_counts(). */
+    int64_t cores;                /**< Cores of every node (capacity, not the free amount). */
+    int64_t mem_bytes;            /**< Memory of every node. */
+    int64_t nvme_bw_bytes_per_s;  /**< Bandwidth of every NVMe device, pool and attached. */
+    int64_t nvme_cap_bytes;       /**< Capacity of every NVMe device. */
+    int64_t gpu_bw_bytes_per_s;   /**< Bandwidth of every GPU. */
+    int64_t gpu_mem_bytes;        /**< Memory of every GPU. */
+} pl_disagg_totals;
+
+/** \brief Fill *out with the cluster's totals. \return ::PL_OK; ::PL_EINVAL for NULL. */
+pl_status pl_disagg_cluster_totals(const pl_disagg_cluster *c, pl_disagg_totals *out);
+
+/** Vertex attribute listing a GPU's allowed vGPU split counts for
+ *  pl_disagg_cluster_from_topology(), e.g. "1,2,4" or "1" (unsplittable). */
+#define PL_DISAGG_VGPU_SPLITS_ATTR "vgpu_splits"
+/** Splits of a GPU when neither it nor an ancestor has ::PL_DISAGG_VGPU_SPLITS_ATTR:
+ *  the thesis's Tesla T4 (Table 5.2). */
+#define PL_DISAGG_VGPU_SPLITS_DEFAULT "1,2,4"
+
+/**
+ * \brief The disagg cluster seen in a topology (issue 19: a policy sees one
+ *        cluster model). doc/disagg.md, "A topology as the cluster", has the
+ *        mapping with a worked example:
+ *  - every ::PL_VK_MACHINE, in preorder, is a node (ids 0, 1, ...): cores =
+ *    the machine's own "cores" capacity, or when it has none the sum over
+ *    its packages; memory = its own "memory", or the sum over its NUMA
+ *    nodes. Their free amounts (the topology's allocations) are the node's
+ *    free cores and memory;
+ *  - every ::PL_VK_STORAGE, in preorder, is an NVMe device (ids 0, 1, ...)
+ *    of bandwidth = its "bandwidth" capacity (bytes/s, ::PL_RES_BANDWIDTH)
+ *    and capacity = its "storage" capacity (bytes, ::PL_RES_STORAGE):
+ *    disaggregated (pl_disagg_add_nvme()) when it is in a ::PL_VK_POOL,
+ *    physically attached to its machine's node (pl_disagg_add_nvme_at())
+ *    when it is in a machine;
+ *  - every ::PL_VK_GPU, in preorder, is a GPU (ids 0, 1, ...) of bandwidth
+ *    = "bandwidth" and memory = "gpu-memory" (::PL_RES_GPU_MEMORY), in a
+ *    pool or attached to its machine's node alike, splittable into the
+ *    counts of attribute ::PL_DISAGG_VGPU_SPLITS_ATTR of the GPU or of its
+ *    nearest ancestor that has one (default ::PL_DISAGG_VGPU_SPLITS_DEFAULT).
+ * Links, racks, NICs and other vertices are not read. The cluster has the
+ * default options (pl_disagg_set_opts() changes them) and does not refer to
+ * the topology afterwards.
+ * \param[out] out the new cluster (pl_disagg_cluster_free()); untouched on error.
+ * \return ::PL_OK; ::PL_EINVAL (message names the vertex) for NULL, a
+ *         storage device or GPU without a positive bandwidth, storage or
+ *         GPU-memory capacity, one in neither a machine nor a pool, one with
+ *         allocated amounts, a bad ::PL_DISAGG_VGPU_SPLITS_ATTR, or a machine
+ *         of more than INT32_MAX cores; ::PL_ENOMEM.
+ */
+pl_status pl_disagg_cluster_from_topology(const pl_topology *t, pl_disagg_cluster **out);
 
 /** Performance model of SMUFIN (::PL_DISAGG_MODEL_SMUFIN). */
 typedef enum pl_disagg_perf {

@@ -89,6 +89,12 @@ typedef struct pl_nvme_sim_opts {
     pl_disagg_node_order node_order; /**< Eq. 4.3 node order of minimise-fragmentation (and Eq. 4.4's use of it):
                                           default ::PL_DISAGG_LEAST_USED_FIRST (the thesis's text);
                                           ::PL_DISAGG_MOST_USED_FIRST packs (doc/results.md, "Seed 001"). */
+    const pl_topology *cluster; /**< NULL (default): the cluster is the one nodes, cores_per_node, nvme,
+                                     nvme_bw_bytes_per_s, nvme_cap_bytes, gpus, gpu_split and layout describe,
+                                     built as a pl_topology (doc/disagg.md, "The simulator's cluster") and
+                                     seen through pl_disagg_cluster_from_topology(). Else that view of this
+                                     topology (borrowed, read only) and those eight fields are not read,
+                                     except gpu_split = 0, which makes every GPU unsplittable. */
 } pl_nvme_sim_opts;
 
 /** \brief Defaults listed in ::pl_nvme_sim_opts (scenario S1 at load 0.7, CPU basis, window on). NULL is a no-op. */
@@ -118,8 +124,10 @@ const char *const *pl_nvme_sim_scenario_names(void);
  *        maximum over cores, NVMe bandwidth and NVMe capacity
  *        (::PL_NVME_LOAD_BOTTLENECK), or over NVMe bandwidth and capacity
  *        only (::PL_NVME_LOAD_NVME; with no NVMe device, cores).
+ *        Totals are those of the cluster (o->cluster's view when set).
  * \return ::PL_OK; ::PL_EINVAL for NULL, load <= 0, negative or all-zero
- *         fractions, gpu_overhead < 0, or a cluster with no cores.
+ *         fractions, gpu_overhead < 0, or a cluster with no cores; the
+ *         errors of pl_disagg_cluster_from_topology() for o->cluster.
  */
 pl_status pl_nvme_sim_rate(const pl_nvme_sim_opts *o, double *rate_per_s);
 
@@ -183,8 +191,8 @@ typedef struct pl_nvme_sim_result pl_nvme_sim_result;
 
 /**
  * \brief Replay `n` workloads (any order; the trace is copied) on a fresh
- *        cluster of o's size (nodes, cores, NVMe pool; o's workload fields
- *        are not read; NULL = defaults) under `policy`. Events: arrivals and
+ *        cluster of o's size (nodes, cores, NVMe pool; or o->cluster's view;
+ *        o's workload fields are not read; NULL = defaults) under `policy`. Events: arrivals and
  *        finishes; after each event time the queue is tried in EDF order
  *        (pl_disagg_edf_order), every queued workload in turn (one that
  *        does not fit does not block later ones). A placed workload runs at
@@ -207,11 +215,40 @@ typedef struct pl_nvme_sim_result pl_nvme_sim_result;
  *        last finish) and every workload counts.
  * \param[out] out released with pl_nvme_sim_result_free().
  * \return ::PL_OK; ::PL_EINVAL for NULL, n < 1, an invalid workload, a GPU
- *         workload when o->gpus is 0, or an unknown policy; ::PL_ENOMEM; ::PL_EINTERNAL if
+ *         workload when the cluster has no GPU, or an unknown policy; the
+ *         errors of pl_disagg_cluster_from_topology(); ::PL_ENOMEM; ::PL_EINTERNAL if
  *         the disagg module refuses a decision it made.
  */
 pl_status pl_nvme_sim_run(const pl_nvme_sim_opts *o, const pl_disagg_workload *jobs, int32_t n,
                           pl_disagg_policy policy, pl_nvme_sim_result **out);
+
+/**
+ * \brief The cluster o describes (nodes, cores_per_node, nvme,
+ *        nvme_bw_bytes_per_s, nvme_cap_bytes, gpus, gpu_split, layout; not
+ *        o->cluster) as a topology: a "cluster" root; machines node0, node1,
+ *        ... with their cores; under ::PL_NVME_LAYOUT_DISAGG a pool "pool0"
+ *        holding storage0 ... (units 1, "bandwidth", "storage") and then
+ *        gpu0 ... (units 1, "bandwidth" 4 GB/s, "gpu-memory" 16 GB,
+ *        ::PL_DISAGG_VGPU_SPLITS_ATTR "1,2,4", or "1" when gpu_split is 0);
+ *        under ::PL_NVME_LAYOUT_PA the same devices inside the machines of
+ *        ::pl_nvme_layout. No links: the disagg module does not read them.
+ *        examples/clusters/call-da.json and call-pa.json describe the
+ *        defaults in JSON.
+ * \param[out] out released with pl_topology_free().
+ * \return ::PL_OK; ::PL_EINVAL for NULL, no node, a negative size or a PA
+ *         layout of several devices on one node; ::PL_ENOMEM.
+ */
+pl_status pl_nvme_sim_topology(const pl_nvme_sim_opts *o, pl_topology **out);
+
+/**
+ * \brief The disagg cluster a run starts from: pl_disagg_cluster_from_topology()
+ *        of o->cluster, or of pl_nvme_sim_topology(o) when it is NULL, with
+ *        the options o implies (reshare = !static_sharing, node_order,
+ *        smufin_oversubscribe).
+ * \param[out] out released with pl_disagg_cluster_free(); untouched on error.
+ * \return ::PL_OK; the errors of those two functions and pl_disagg_set_opts().
+ */
+pl_status pl_nvme_sim_cluster(const pl_nvme_sim_opts *o, pl_disagg_cluster **out);
 
 /** \brief Release a result. NULL is a no-op. */
 void pl_nvme_sim_result_free(pl_nvme_sim_result *r);
