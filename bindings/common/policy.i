@@ -322,7 +322,8 @@ Decisions *place(const char *policy, const Topology *topo, const JobSet *jobs,
         pl_decision_info d;
         return plb_decision($self, i, &d) ? d.kind : PL_DECISION_REJECTED;
     }
-    /** GPU vertex of each task of job i (-1 for a CPU-only task; empty unless placed). */
+    /** GPU vertex of each entry of job i: one per task, k for a task of k GPUs (-1 for a CPU-only task;
+     *  empty unless placed). */
     plb_ints gpus(int32_t i)
     {
         plb_ints r = { 0, NULL };
@@ -334,7 +335,7 @@ Decisions *place(const char *policy, const Topology *topo, const JobSet *jobs,
             memcpy(r.v, d.gpus, sizeof *r.v * (size_t)d.ngpus);
         return r;
     }
-    /** Where each task runs: its GPU, or a CPU-only task's package (gpus(i) has -1 there). */
+    /** Where each entry runs: its GPU, or a CPU-only task's package (gpus(i) has -1 there). */
     plb_ints hosts(int32_t i)
     {
         plb_ints r = { 0, NULL };

@@ -78,7 +78,8 @@ typedef struct {} Sched;
         free(h);
         PLB_CHECK(st, );
     }
-    /** Where each task of the job committed under id runs: its GPU, or a CPU-only task's package. */
+    /** Where each entry of the job committed under id runs (one per task, k for a task of k GPUs): its
+     *  GPU, or a CPU-only task's package. */
     plb_ints hosts(const char *id)
     {
         plb_ints r = { 0, NULL };
@@ -104,7 +105,7 @@ typedef struct {} Sched;
         PLB_CHECK(pl_sched_job_at($self, k, &info), NULL);
         return info.id;
     }
-    /** GPU vertices of the job committed under id, by task. */
+    /** GPU vertices of the job committed under id, by entry (one per task, k for a task of k GPUs). */
     plb_ints gpus(const char *id)
     {
         plb_ints r = { 0, NULL };

@@ -47,12 +47,15 @@ typedef struct pl_jobset pl_jobset;
  *  - a fractional GPU task: \c gpu_milli in 1..999, a share of one GPU
  *    (Kubernetes GPU sharing: 1000 milli = one GPU, so two 500-milli tasks
  *    may share one); stored with \c gpus 0 (it holds no whole GPU);
- *  - a CPU-only task: \c gpus 0 and \c gpu_milli 0: no GPU at all.
- * A task asking for more than one whole GPU is refused by the policies
- * (every policy maps a task to one GPU).
+ *  - a CPU-only task: \c gpus 0 and \c gpu_milli 0: no GPU at all;
+ *  - a task of k > 1 whole GPUs: \c gpus k, \c gpu_milli 0: k GPUs of one
+ *    machine (a multi-GPU process), \c gpu_memory on each; a decision lists
+ *    one entry per GPU of it (placement/policy.h's pl_decision_info), and
+ *    its cores and memory sit by the first. Every policy places it (the
+ *    DRMaestro ones, whose tasks may take remote GPUs, refuse the job).
  */
 typedef struct pl_task_demand {
-    int64_t gpus;          /**< Whole GPUs (seed 002: 1 per task). */
+    int64_t gpus;          /**< Whole GPUs (seed 002: 1 per task; k > 1: k GPUs of one machine). */
     int64_t cores;         /**< CPU cores. */
     int64_t memory;        /**< Main memory, bytes. */
     int64_t gpu_memory;    /**< Memory on each of its GPUs, bytes. */

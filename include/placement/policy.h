@@ -64,8 +64,24 @@
  *    ::PL_RES_GPU_MILLI (always checked: capacity 0 means "never shared")
  *    and its gpu_memory on g, no unit; cores, bandwidth and memory as above;
  *  - CPU-only task (gpus 0, gpu_milli 0) on package p: no GPU; its cores and
- *    bandwidth on p, its memory on p's first NUMA node.
- * A task asking for more than 1 GPU makes the job ::PL_DECISION_REJECTED.
+ *    bandwidth on p, its memory on p's first NUMA node;
+ *  - task of k > 1 whole GPUs on GPUs g1..gk of one machine: one unit (and
+ *    share of milli, and its gpu_memory) of each; its cores, bandwidth and
+ *    memory as a GPU task on g1 (the first entry of its k).
+ *
+ * Every policy honours tasks of k > 1 GPUs the same way, without knowing of
+ * them: pl_policy_place() shows it each such job as its slot job, where the
+ * task is k tasks of one GPU (the first with the task's cores, memory,
+ * bandwidth and CPU millicores, the others with its GPU memory), which
+ * must share one machine (collocation), with the task's traffic to each
+ * other task spread evenly over their slot pairs and, between its own
+ * slots, the job's largest traffic (1 when it has none), so a
+ * topology-aware policy keeps them on well-connected GPUs. Its node rules
+ * apply to each slot, its anti-collocations to every pair of slots. The
+ * decision has one entry per slot (pl_decision_info::ngpus). A placement
+ * that puts the slots of one task on two machines or one GPU twice is
+ * turned into ::PL_DECISION_REJECTED with the reason; the DRMaestro
+ * policies, whose tasks may use remote GPUs, refuse such jobs outright.
  *
  * Every policy honours these demands and the job's GPU model requirement
  * (pl_job_set_gpu_model()) without knowing of them: pl_policy_place() hands
@@ -105,13 +121,14 @@ extern "C" {
 /** A job already running, with the GPU vertices it holds (all borrowed). */
 typedef struct pl_running_job {
     const pl_job *job;       /**< The job (borrowed). */
-    const int32_t *gpus;     /**< GPU vertex of each of its tasks, [ngpus] (borrowed). */
+    const int32_t *gpus;     /**< The GPU vertices it holds, [ngpus] (borrowed): those of its decision's
+                                  entries (a task of k GPUs holds k). */
     int32_t ngpus;           /**< Length of \c gpus. */
 } pl_running_job;
 
 /** Outcome for one queued job. */
 typedef enum pl_decision_kind {
-    PL_DECISION_PLACED = 0,    /**< Placed: gpus[] holds one GPU vertex per task. */
+    PL_DECISION_PLACED = 0,    /**< Placed: gpus[] holds one GPU vertex per entry (pl_decision_info::ngpus). */
     PL_DECISION_POSTPONED = 1, /**< Could be placed, but only below its minimal utility (topo-aware-p). */
     PL_DECISION_WAITING = 2,   /**< Does not fit in the free resources now (or an earlier job blocks it: fcfs). */
     PL_DECISION_REJECTED = 3   /**< Can never fit this topology (e.g. more GPUs than any machine has). */
@@ -120,20 +137,26 @@ typedef enum pl_decision_kind {
 /** One job's decision, filled by pl_decision_get(). Pointers are owned by the decision. */
 typedef struct pl_decision_info {
     pl_decision_kind kind;   /**< What the policy decided for the job (::pl_decision_kind). */
-    int32_t ngpus;           /**< Tasks placed (0 unless placed): the length of gpus and hosts. */
-    const int32_t *gpus;     /**< GPU vertex of task i; -1 for a CPU-only task (see hosts). Two
-                                  fractional tasks may name the same GPU. */
+    int32_t ngpus;           /**< Entries (0 unless placed): the length of gpus and hosts. One entry per
+                                  task, except that a task of k > 1 whole GPUs has k consecutive entries,
+                                  one per GPU (all on one machine); the entries follow the task order.
+                                  So for a job of tasks of at most one GPU, entry i is task i. */
+    const int32_t *gpus;     /**< GPU vertex of entry i; -1 for a CPU-only task (see hosts). Two
+                                  fractional tasks may name the same GPU; the entries of one task of
+                                  several GPUs never do. */
     int32_t machine;         /**< The machine vertex holding them, or -1 if several. */
     double utility;          /**< Job utility of the placement (or of the best one found, when postponed). */
     int64_t comm_cost;       /**< Eq. (3) over the GPUs (sum of GPU-pair distances). */
     double slowdown;         /**< Predicted slowdown from co-located jobs: the largest profile slowdown
                                   against a job on the same sockets (>= 1; 1 = none or unknown). */
     const char *reason;      /**< Why it was not placed (empty when placed). */
-    const int32_t *hosts;    /**< Where task i runs, [ngpus] (placed only): its GPU vertex for a GPU task
+    const int32_t *hosts;    /**< Where entry i runs, [ngpus] (placed only): its GPU vertex for a GPU task
                                   (whole or fractional: the same as gpus[i]), its package vertex for a
                                   CPU-only task (gpus[i] is -1). For a job of GPU tasks only it equals
                                   gpus. pl_decision_get() always fills it for a placed job; to
                                   pl_decision_set() NULL means "the same as gpus" (every gpus[i] a GPU). */
+    uint64_t reserved[4];    /**< Room for members added later: zero, unused (pl_decision_get() zeroes it,
+                                  pl_decision_set() ignores it). */
 } pl_decision_info;
 
 /** Opaque set of decisions, one per queued job in queue order. */

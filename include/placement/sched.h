@@ -60,10 +60,11 @@ typedef struct pl_sched pl_sched;
 typedef struct pl_sched_job_info {
     const char *id;          /**< The id it was committed under. */
     const pl_job *job;       /**< The handle's copy of the job. */
-    int32_t ngpus;           /**< Tasks: the length of gpus and hosts. */
-    const int32_t *gpus;     /**< GPU vertex of task i, [ngpus]; -1 for a CPU-only task. */
+    int32_t ngpus;           /**< Entries: the length of gpus and hosts; one per task, k for a task of k
+                                  GPUs (pl_decision_info::ngpus). */
+    const int32_t *gpus;     /**< GPU vertex of entry i, [ngpus]; -1 for a CPU-only task. */
     int32_t machine;         /**< Machine vertex holding all its tasks, or -1 if several. */
-    const int32_t *hosts;    /**< Where task i runs, [ngpus]: its GPU, or a CPU-only task's package
+    const int32_t *hosts;    /**< Where entry i runs, [ngpus]: its GPU, or a CPU-only task's package
                                   (pl_decision_info::hosts). */
     uint64_t reserved[4];      /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_sched_job_info;
@@ -113,8 +114,8 @@ int32_t pl_sched_idle_rounds(const pl_sched *s);
  * \param id copied; a non-empty string not already committed.
  * \param job copied (the caller keeps its own).
  * \return ::PL_OK; ::PL_EINVAL (NULL or empty argument, \p i out of range,
- *         decision \p i not ::PL_DECISION_PLACED, its GPU count is not the
- *         job's task count, \p id already committed, or a resource is no
+ *         decision \p i not ::PL_DECISION_PLACED, its entry count is not the
+ *         job's (pl_decision_info::ngpus), \p id already committed, or a resource is no
  *         longer free: nothing allocated, the message says which);
  *         ::PL_ENOMEM.
  */
@@ -122,8 +123,9 @@ pl_status pl_sched_commit(pl_sched *s, const char *id, const pl_job *job, const 
                           int32_t i);
 
 /**
- * \brief Commit \p job under \p id on GPUs the caller chose (task t on
- *        \p gpus[t]), e.g. what Slurm allocated on its own. A CPU-only task
+ * \brief Commit \p job under \p id on GPUs the caller chose (entry t on
+ *        \p gpus[t]: one per task, k consecutive ones for a task of k GPUs,
+ *        as in pl_decision_info), e.g. what Slurm allocated on its own. A CPU-only task
  *        (placement/job.h) has -1: it gets the package holding the job's GPU
  *        tasks it exchanges the most traffic with (the first on a tie), or,
  *        for a job without GPUs there, the first package of the topology,
@@ -137,8 +139,8 @@ pl_status pl_sched_commit_gpus(pl_sched *s, const char *id, const pl_job *job, c
                                int32_t ngpus);
 
 /**
- * \brief Commit \p job under \p id on hosts the caller chose: task t on
- *        \p hosts[t], a GPU for a GPU or fractional task, a package for a
+ * \brief Commit \p job under \p id on hosts the caller chose: entry t
+ *        (pl_decision_info's entries) on \p hosts[t], a GPU for a GPU or fractional task, a package for a
  *        CPU-only task (pl_decision_info::hosts; placement/policy.h says what
  *        each takes).
  * \return as pl_sched_commit_gpus().

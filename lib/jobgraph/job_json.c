@@ -89,8 +89,10 @@ static pl_status load_task(pl_job *job, const json_t *v, const char *path)
         char sub[PL_JSON_PATH];
         const json_t *x;
         opt_member(v, path, names[i], &x, sub);
-        /* A share of one GPU: 1000 would be a whole GPU, said with "gpus". */
-        if (x && (st = pl_json_int(x, sub, 0, fields[i] == &d.gpu_milli ? 999 : INT64_MAX, fields[i])))
+        /* A share of one GPU: 1000 would be a whole GPU, said with "gpus".
+         * A task's GPUs are as many tasks to the policies: capped as tasks are. */
+        int64_t most = fields[i] == &d.gpu_milli ? 999 : fields[i] == &d.gpus ? MAX_TASKS : INT64_MAX;
+        if (x && (st = pl_json_int(x, sub, 0, most, fields[i])))
             return st;
     }
     if (d.gpu_milli > 0 && d.gpus > 1)

@@ -7,6 +7,7 @@
 #include <placement/sched.h>
 #include "internal/columns.h"
 #include "internal/policy_impl.h"
+#include "internal/job_impl.h"
 #include "internal/sched_impl.h"
 
 typedef struct rec {
@@ -246,15 +247,20 @@ pl_status pl_sched_score(const pl_sched *s, const pl_policy_opts *opts, const pl
     pl_running_job *run = st ? NULL : running_jobs(s, &nrun);
     if (!st && !run)
         st = PL_ENOMEM;
-    pl_job *q = (pl_job *)job; /* read only, as every policy treats its queue */
+    /* A job of multi-GPU tasks is scored as its slot job (policy.h). */
+    pl_job *slots = NULL;
+    if (!st)
+        st = pl_job_slots(job, &slots);
+    pl_job *q = slots ? slots : (pl_job *)job; /* read only, as every policy treats its queue */
     pl_policy_request req = {.opts = &o, .topo = s->topo, .running = run, .nrunning = nrun, .queue = &q,
                              .nqueue = 1};
     int plain = 0;
     if (!st)
         st = pl_demand_plain(s->topo, &q, 1, &plain);
     if (!st)
-        st = plain ? pl_topo_aware_scores(&req, job, machines, n, scores)
-                   : score_by_decision(s, &o, job, run, nrun, machines, n, scores);
+        st = plain ? pl_topo_aware_scores(&req, q, machines, n, scores)
+                   : score_by_decision(s, &o, q, run, nrun, machines, n, scores);
+    pl_job_free(slots);
     free(run);
     return st;
 }
@@ -285,8 +291,8 @@ static pl_status check_hosts(const pl_sched *s, const char *id, const pl_job *jo
                              int32_t k)
 {
     if (k != pl_job_task_count(job))
-        return pl_err(PL_EINVAL, "pl_sched_commit: job \"%s\" has %d tasks, %d GPUs given", id,
-                      (int)pl_job_task_count(job), (int)k);
+        return pl_err(PL_EINVAL, "pl_sched_commit: job \"%s\" has %d tasks, %d GPUs given (one host per task; "
+                      "a task of several GPUs counts as that many)", id, (int)pl_job_task_count(job), (int)k);
     for (int32_t g = 0; g < k; g++) {
         pl_vertex_info info;
         pl_task_demand d;
@@ -415,21 +421,21 @@ static pl_status add_record(pl_sched *s, rec *r)
     return PL_OK;
 }
 
-/* Commit job on hosts (policy.h: a GPU per GPU task, a package per
- * CPU-only one) with the plan a decision gave (d NULL: policy.h's rule). */
-static pl_status commit(pl_sched *s, const char *id, const pl_job *job, const int32_t *hosts,
-                        int32_t ngpus, const pl_decision *d, int32_t i)
+/* Commit job on hosts (policy.h: a GPU per GPU task or per GPU of a task of
+ * several, a package per CPU-only task) with the plan a decision gave (d
+ * NULL: policy.h's rule); slots is its slot job (pl_job_slots(), or job
+ * itself): the hosts are its tasks'. The record keeps the job as given. */
+static pl_status commit_slots(pl_sched *s, const char *id, const pl_job *job, const pl_job *slots,
+                              const int32_t *hosts, int32_t ngpus, const pl_decision *d, int32_t i)
 {
-    if (!s || !id || !*id || !job || (ngpus > 0 && !hosts))
-        return pl_err(PL_EINVAL, "pl_sched_commit: NULL or empty argument");
     if (lookup(s, id) >= 0)
         return pl_err(PL_EINVAL, "pl_sched_commit: job \"%s\" is already committed", id);
-    pl_status st = check_hosts(s, id, job, hosts, ngpus);
+    pl_status st = check_hosts(s, id, slots, hosts, ngpus);
     if (st)
         return st;
     rec r = {.hash = hash_id(id), .k = ngpus, .machine = machine_of(s->topo, hosts, ngpus)};
-    if ((st = d ? pl_decision_plan(d, i, s->topo, job, &r.plan, &r.nplan)
-                : pl_plan_build(s->topo, job, hosts, ngpus, &r.plan, &r.nplan)))
+    if ((st = d ? pl_decision_plan(d, i, s->topo, slots, &r.plan, &r.nplan)
+                : pl_plan_build(s->topo, slots, hosts, ngpus, &r.plan, &r.nplan)))
         return st;
     if (!pl_plan_fits(s->topo, r.plan, r.nplan, 0)) {
         st = not_free(s, id, r.plan, r.nplan);
@@ -445,7 +451,7 @@ static pl_status commit(pl_sched *s, const char *id, const pl_job *job, const in
     memcpy(r.hosts, hosts, (size_t)ngpus * sizeof *hosts);
     for (int32_t t = 0; t < ngpus; t++) {
         pl_task_demand dem;
-        pl_job_task(job, t, &dem);
+        pl_job_task(slots, t, &dem);
         r.gpus[t] = pl_task_cpu_only(&dem) ? -1 : hosts[t];
         if (r.gpus[t] >= 0)
             r.held[r.nheld++] = hosts[t];
@@ -461,6 +467,41 @@ static pl_status commit(pl_sched *s, const char *id, const pl_job *job, const in
     return st;
 }
 
+/* The entries of each task of several GPUs on one machine (the caller's
+ * GPUs of pl_sched_commit_gpus() included); distinct GPUs are check_hosts'. */
+static pl_status check_tasks_whole(const pl_sched *s, const char *id, const pl_job *job, const int32_t *hosts,
+                                   int32_t k)
+{
+    int32_t first = 0;
+    for (int32_t t = 0; t < pl_job_task_count(job) && first < k; t++) {
+        pl_task_demand d;
+        pl_status st = pl_job_task(job, t, &d);
+        if (st)
+            return st;
+        int32_t n = d.gpus > 1 ? (int32_t)d.gpus : 1;
+        if (n > 1 && first + n <= k && machine_of(s->topo, hosts + first, n) < 0)
+            return pl_err(PL_EINVAL, "pl_sched_commit: job \"%s\": the %d GPUs of task %d are not on one machine",
+                          id, (int)n, (int)t);
+        first += n;
+    }
+    return PL_OK;
+}
+
+static pl_status commit(pl_sched *s, const char *id, const pl_job *job, const int32_t *hosts,
+                        int32_t ngpus, const pl_decision *d, int32_t i)
+{
+    if (!s || !id || !*id || !job || (ngpus > 0 && !hosts))
+        return pl_err(PL_EINVAL, "pl_sched_commit: NULL or empty argument");
+    pl_job *slots = NULL;
+    pl_status st = pl_job_slots(job, &slots);
+    if (!st && slots && ngpus == pl_job_task_count(slots))
+        st = check_tasks_whole(s, id, job, hosts, ngpus);
+    if (!st)
+        st = commit_slots(s, id, job, slots ? slots : job, hosts, ngpus, d, i);
+    pl_job_free(slots);
+    return st;
+}
+
 pl_status pl_sched_commit_hosts(pl_sched *s, const char *id, const pl_job *job, const int32_t *hosts,
                                 int32_t n)
 {
@@ -470,14 +511,16 @@ pl_status pl_sched_commit_hosts(pl_sched *s, const char *id, const pl_job *job, 
 pl_status pl_sched_commit_gpus(pl_sched *s, const char *id, const pl_job *job, const int32_t *gpus,
                                int32_t ngpus)
 {
-    if (!s || !job || ngpus != pl_job_task_count(job) || (ngpus > 0 && !gpus))
+    if (!s || !job || ngpus != pl_job_slot_count(job) || (ngpus > 0 && !gpus))
         return commit(s, id, job, gpus, ngpus, NULL, 0);
     int32_t *hosts = pl_alloc((size_t)ngpus + 1, sizeof *hosts);
-    if (!hosts)
-        return PL_ENOMEM;
-    pl_status st = pick_packages(s, job, gpus, ngpus, hosts);
+    pl_job *slots = NULL;
+    pl_status st = hosts ? pl_job_slots(job, &slots) : PL_ENOMEM;
+    if (!st)
+        st = pick_packages(s, slots ? slots : job, gpus, ngpus, hosts);
     if (!st)
         st = commit(s, id, job, hosts, ngpus, NULL, 0);
+    pl_job_free(slots);
     free(hosts);
     return st;
 }

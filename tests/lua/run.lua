@@ -266,6 +266,18 @@ check("placement on minsky", function()
   local p = placement.Policy("pack"):place(placement.Topology.builtin("minsky"), { placement.job("big", 4) })
   assert(p[1].comm_cost == 90)
 end)
+-- A task of 2 GPUs and one of 1 (placement/job.h): 3 entries, the first two
+-- the NVLink pair (distance 1), the third across the sockets (22 + 22).
+check("a task of several GPUs", function()
+  local t = placement.Topology.builtin("minsky")
+  local j = placement.Job("pair")
+  j:add_task(2)
+  j:add_task(1)
+  j:add_all_to_all(1)
+  local r = placement.Policy("topo-aware"):place(t, { j })
+  assert(r[1].kind == "placed" and #r[1].gpus == 3)
+  assert(t:distance(r[1].gpus[1], r[1].gpus[2]) == 1 and r[1].comm_cost == 45)
+end)
 -- Demands as users state them: the pipeline's CPU-only task takes no GPU,
 -- two 500-milli tasks share a GPU (placement/job.h).
 check("CPU-only and fractional tasks", function()

@@ -15,6 +15,25 @@ static inline int32_t vx(const pl_topology *t, const char *path)
     return v;
 }
 
+/* One call of the named policy with its default options on an idle queue. */
+static inline pl_decision *policy_place(const char *policy, const pl_topology *t, pl_job *const *q, int32_t n)
+{
+    pl_policy_opts o;
+    pl_policy_opts_init(&o);
+    o.policy = policy;
+    pl_decision *d = NULL;
+    assert_pl_ok(pl_policy_place(&o, t, NULL, 0, q, n, &d));
+    return d;
+}
+
+/* The machine vertex above vertex v. */
+static inline int32_t machine_vertex(const pl_topology *t, int32_t v)
+{
+    int32_t m = -1;
+    assert_pl_ok(pl_topology_ancestor(t, v, PL_VK_MACHINE, &m));
+    return m;
+}
+
 /* One Minsky machine: machine/package<s>/gpu<g>. */
 static inline pl_topology *minsky(void)
 {

@@ -7,28 +7,11 @@
 
 #define GIB (1LL << 30)
 
-static pl_decision *place_with(const char *policy, const pl_topology *t, pl_job *const *q, int32_t n)
-{
-    pl_policy_opts o;
-    pl_policy_opts_init(&o);
-    o.policy = policy;
-    pl_decision *d = NULL;
-    assert_pl_ok(pl_policy_place(&o, t, NULL, 0, q, n, &d));
-    return d;
-}
-
 static int64_t used(const pl_topology *t, const char *path, pl_resource r)
 {
     int64_t a = 0;
     assert_pl_ok(pl_topology_amount(t, vx(t, path), r, NULL, &a, NULL));
     return a;
-}
-
-static int32_t machine_of(const pl_topology *t, int32_t v)
-{
-    int32_t m = -1;
-    assert_pl_ok(pl_topology_ancestor(t, v, PL_VK_MACHINE, &m));
-    return m;
 }
 
 /* A policy that cannot honour a demand must say so, never place wrongly:
@@ -66,7 +49,7 @@ static void test_pipeline_every_policy(void **state)
     int placed = 0;
     for (int i = 0; i < pl_policy_count(); i++) {
         const char *name = pl_policy_get(i)->name;
-        pl_decision *d = place_with(name, t, &p, 1);
+        pl_decision *d = policy_place(name, t, &p, 1);
         pl_decision_info info;
         assert_pl_ok(pl_decision_get(d, 0, &info));
         if (info.kind != PL_DECISION_PLACED) {
@@ -82,7 +65,7 @@ static void test_pipeline_every_policy(void **state)
         pl_vertex_info vi;
         assert_pl_ok(pl_topology_vertex(t, info.hosts[2], &vi));
         assert_int_equal(vi.kind, PL_VK_PACKAGE);
-        assert_int_not_equal(machine_of(t, info.hosts[2]), machine_of(t, info.gpus[0]));
+        assert_int_not_equal(machine_vertex(t, info.hosts[2]), machine_vertex(t, info.gpus[0]));
         /* Applied: 2 GPU units in the whole cluster, the CPU task's 4 cores and 1 GiB on its package. */
         pl_topology *c;
         assert_pl_ok(pl_topology_copy(t, &c));
@@ -128,7 +111,7 @@ static void test_fractional_share(void **state)
     int placed = 0;
     for (int i = 0; i < pl_policy_count(); i++) {
         const char *name = pl_policy_get(i)->name;
-        pl_decision *d = place_with(name, t, q, 3);
+        pl_decision *d = policy_place(name, t, q, 3);
         pl_decision_info first;
         assert_pl_ok(pl_decision_get(d, 0, &first));
         if (first.kind != PL_DECISION_PLACED) {
@@ -321,7 +304,7 @@ static void test_gpu_model(void **state)
     for (int i = 0; i < pl_policy_count(); i++) {
         const char *name = pl_policy_get(i)->name;
         for (int a = 0; a < 4; a++) {
-            pl_decision *d = place_with(name, t, &all[a], 1);
+            pl_decision *d = policy_place(name, t, &all[a], 1);
             pl_decision_info info;
             assert_pl_ok(pl_decision_get(d, 0, &info));
             if (a == 1 || a == 2) {
@@ -332,7 +315,7 @@ static void test_gpu_model(void **state)
                     if (!pl_job_gpu_admits(all[a], t, info.gpus[k]))
                         fail_msg("%s: job %s on a GPU of another model", name, pl_job_name(all[a]));
                 if (a == 3)
-                    assert_int_equal(machine_of(t, info.gpus[0]), vx(t, "cluster/rack0/node0"));
+                    assert_int_equal(machine_vertex(t, info.gpus[0]), vx(t, "cluster/rack0/node0"));
             } else {
                 assert_rejected_clearly(name, &info);
             }

@@ -99,6 +99,32 @@ static void test_sc17_fcfs(void **s)
     assert_non_null(strstr(line_of("job5"), "behind job \"job3\""));
 }
 
+/* doc/jobs.md's tasks of several GPUs on two Minskys: the 4-GPU trainer
+ * takes node0 whole (Eq. 3 over its 4 GPUs: NVLink pairs 1 + 1, four
+ * cross-socket pairs 22 each = 90); ps-worker's 2-GPU task the NVLink pair
+ * of node1's package0 and its 1-GPU task gpu2 (1 + 22 + 22 = 45); a 5-GPU
+ * task fits no 4-GPU machine. */
+static void test_multi_gpu_tasks(void **s)
+{
+    (void)s;
+    char data[PL_PATH_MAX], args[PL_PATH_MAX + 128];
+    snprintf(args, sizeof args, "place -b minsky --machines 2 --jobs %s",
+             pl_test_data(data, "jobs/multi-gpu.json"));
+    assert_int_equal(run(args, 0), 0);
+    const char *l = line_of("trainer");
+    assert_non_null(strstr(l, " placed "));
+    assert_non_null(strstr(l, " cluster/rack0/node0/package0/gpu0,cluster/rack0/node0/package0/gpu1,"
+                              "cluster/rack0/node0/package1/gpu2,cluster/rack0/node0/package1/gpu3 "));
+    assert_non_null(strstr(l, " 90 "));
+    l = line_of("ps-worker");
+    assert_non_null(strstr(l, " cluster/rack0/node1/package0/gpu0,cluster/rack0/node1/package0/gpu1,"
+                              "cluster/rack0/node1/package1/gpu2 "));
+    assert_non_null(strstr(l, " 45 "));
+    l = line_of("too-big");
+    assert_non_null(strstr(l, " rejected "));
+    assert_non_null(strstr(l, "more GPUs on one machine"));
+}
+
 /* --dot: the placed GPUs are shaded; a 2-machine cluster names node1. */
 static void test_dot(void **s)
 {
@@ -143,6 +169,7 @@ int main(void)
         cmocka_unit_test(test_sc17_fcfs),
         cmocka_unit_test(test_dot),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_multi_gpu_tasks),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

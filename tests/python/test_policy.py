@@ -44,6 +44,19 @@ def test_queue_waiting_rejected_and_apply(minsky):
     assert sum(minsky.free(g) for g in minsky.gpus()) == 0
 
 
+def test_task_of_several_gpus(minsky):
+    # One entry per GPU: the 2-GPU task gets the NVLink pair (entries 0, 1),
+    # the 1-GPU task a GPU of the other socket; Eq. 3: 1 + 22 + 22.
+    job = placement.Job("pair")
+    job.add_task(2)
+    job.add_task(1)
+    job.add_all_to_all(1)
+    [d] = placement.Policy("topo-aware").place(minsky, [job])
+    assert d.placed and len(d.gpus) == 3 and len(set(d.gpus)) == 3
+    assert minsky.distance(d.gpus[0], d.gpus[1]) == 1
+    assert d.comm_cost == 45
+
+
 def test_spread_uses_both_sockets(minsky):
     [d] = placement.Policy("spread").place(minsky, [placement.Job.data_parallel("s", 2)])
     assert d.placed and minsky.distance(*d.gpus) == 22

@@ -116,13 +116,14 @@ class Decision:
                  machine_name: Optional[str] = None) -> None:
         self.job = job              # the job's name
         self.kind = kind            # "placed", "postponed", "waiting" or "rejected"
-        self.gpus = gpus            # GPU vertex of each task (empty unless placed)
+        self.gpus = gpus            # GPU vertex of each entry (empty unless placed): one per task,
+        #                             k for a task of k GPUs
         self.machine = machine      # machine vertex, -1 if none or several
         self.utility = utility
         self.comm_cost = comm_cost
         self.slowdown = slowdown
         self.reason = reason        # why not placed ("" when placed)
-        self.hosts = hosts          # where each task runs: its GPU, or a CPU-only task's package
+        self.hosts = hosts          # where each entry runs: its GPU, or a CPU-only task's package
         #                             (its gpus entry is -1); equals gpus for GPU tasks only
         # gpus and machine by name: "cluster/rack0/node0/package0/gpu1" (None for a CPU-only
         # task), "node0" (None if none or several)

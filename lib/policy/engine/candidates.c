@@ -414,13 +414,6 @@ pl_status pl_pctx_job_check(pl_pctx *c, const pl_job *job, int32_t *k, int singl
         *why = "the job has no tasks";
         return PL_OK;
     }
-    for (int32_t i = 0; i < *k; i++) {
-        pl_task_demand d;
-        if (pl_job_task(job, i, &d) || d.gpus > 1) {
-            *why = "a task asks for more than one GPU (a task is placed on one GPU)";
-            return PL_OK;
-        }
-    }
     int one_machine = single_machine_only || pl_job_single_node(job);
     int32_t a, b;
     if (one_machine && anti_collocated_pair(job, *k, &a, &b)) {

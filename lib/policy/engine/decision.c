@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal/policy_impl.h"
+#include "internal/job_impl.h"
 
 typedef struct entry {
     pl_decision_kind kind;
@@ -76,6 +77,7 @@ pl_status pl_decision_get(const pl_decision *d, int32_t i, pl_decision_info *inf
     info->slowdown = e->slowdown;
     info->reason = e->reason ? e->reason : "";
     info->hosts = e->hosts ? e->hosts : e->gpus;
+    memset(info->reserved, 0, sizeof info->reserved);
     return PL_OK;
 }
 
@@ -278,8 +280,14 @@ pl_status pl_plan_build(const pl_topology *t, const pl_job *job, const int32_t *
                         pl_plan_item **items, int32_t *n)
 {
     *items = NULL;
+    *n = 0;
     int64_t cap = 0;
-    pl_status st = pl_plan_build_tasks(t, job, NULL, gpus, k, items, &cap, n);
+    /* A decision's entries for a job of multi-GPU tasks are its slots. */
+    pl_job *slots = NULL;
+    pl_status st = k == pl_job_slot_count(job) ? pl_job_slots(job, &slots) : PL_OK;
+    if (!st)
+        st = pl_plan_build_tasks(t, slots ? slots : job, NULL, gpus, k, items, &cap, n);
+    pl_job_free(slots);
     if (st) {
         free(*items);
         *items = NULL;
@@ -408,9 +416,10 @@ static pl_status apply_one(const pl_decision *d, int32_t i, pl_job *const *queue
     if (i >= nqueue || !queue[i])
         return pl_err(PL_EINVAL, "pl_decision_apply: decision %d has no queued job", (int)i);
     const pl_job *job = queue[i];
-    if (e->ngpus != pl_job_task_count(job))
-        return pl_err(PL_EINVAL, "pl_decision_apply: decision %d places %d tasks, job \"%s\" has %d",
-                      (int)i, (int)e->ngpus, pl_job_name(job), (int)pl_job_task_count(job));
+    if (e->ngpus != pl_job_slot_count(job))
+        return pl_err(PL_EINVAL, "pl_decision_apply: decision %d has %d entries, job \"%s\" needs %lld "
+                      "(a task, or a GPU of a task of several)",
+                      (int)i, (int)e->ngpus, pl_job_name(job), (long long)pl_job_slot_count(job));
     pl_plan_item *items;
     int32_t n;
     pl_status st = pl_decision_plan(d, i, topo, job, &items, &n);

@@ -228,29 +228,6 @@ static int32_t pick_anchor(const pl_job *job, const dview *w, int32_t t)
     return best;
 }
 
-static pl_status copy_goals(const pl_job *job, pl_job *v)
-{
-    pl_status st = pl_job_set_workload(v, *pl_job_workload_type(job) ? pl_job_workload_type(job) : NULL,
-                                       *pl_job_workload_size(job) ? pl_job_workload_size(job) : NULL);
-    if (!st)
-        st = pl_job_set_min_utility(v, pl_job_min_utility(job));
-    if (!st)
-        st = pl_job_set_slo(v, pl_job_slo(job));
-    if (!st)
-        st = pl_job_set_arrival(v, pl_job_arrival(job));
-    if (!st)
-        st = pl_job_set_duration(v, pl_job_duration(job));
-    if (!st)
-        st = pl_job_set_single_node(v, pl_job_single_node(job));
-    if (!st)
-        st = pl_job_set_node_filter(v, (const char *const *)job->nodes, job->nnodes);
-    for (int32_t i = 0; !st && i < pl_job_label_count(job); i++)
-        st = pl_job_add_label(v, pl_job_label(job, i));
-    for (int32_t i = 0; !st && i < pl_job_anti_affinity_count(job); i++)
-        st = pl_job_add_anti_affinity(v, pl_job_anti_affinity_label(job, i));
-    return st;
-}
-
 /* Task pairs and node rules of the job on its view tasks (vof); pairs that
  * fall on one view task are trivially met (collocation) or were excluded
  * by pick_anchor (anti-collocation). */
@@ -330,7 +307,7 @@ static pl_status build_view(const pl_job *job, dview *w)
         st = pl_job_create(pl_job_name(job), &w->view);
     for (int32_t i = 0; i < w->nview && !st; i++)
         st = pl_job_add_task(w->view, &vd[i], NULL);
-    if (!st && w->view && !(st = copy_goals(job, w->view)))
+    if (!st && w->view && !(st = pl_job_copy_goals(job, w->view)))
         st = copy_constraints(job, w);
     free(dem);
     free(vd);

@@ -192,8 +192,9 @@ pl_status pl_policy_decide(pl_policy *p, const pl_policy_opts *opts, const pl_to
     pl_policy_request req = {opts, topo, running, nrunning, queue, nqueue, p->state, v2(p->ops) ? p->ops->data : NULL};
     /* A policy that places CPU-only tasks itself (and refuses what else it
      * cannot honour) sees the jobs as they are; the others through the
-     * demand layer (demands.c, which shows neither a GPU partly shared). */
-    st = pl_demand_place(p->ops, &req, d);
+     * demand layer (demands.c, which shows neither a GPU partly shared);
+     * every policy sees a task of k GPUs as k tasks of one (slots.c). */
+    st = pl_slots_place(p->ops, &req, d);
     return PL_HAND_OUT(st, d, pl_decision_free, out);
 }
 

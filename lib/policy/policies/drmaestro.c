@@ -17,6 +17,7 @@
 #include <placement/drmaestro.h>
 #include "internal/policy_impl.h"
 #include "internal/drm_impl.h"
+#include "internal/job_impl.h"
 #include "internal/interference_impl.h"
 
 static const char *why(pl_drm_outcome o)
@@ -147,13 +148,14 @@ static const char *refusal(const pl_job *job, const cluster_max *m)
         return "the job has no tasks";
     if (pl_job_gpu_model(job)[0])
         return "drmaestro does not choose GPUs by model (a GPU model is required)";
+    if (pl_job_is_slot_job(job))
+        return "drmaestro gives each task one GPU, local or remote: it cannot hold the GPUs of a task of "
+               "several on one machine";
     int64_t gpus = 0;
     for (int32_t t = 0; t < pl_job_task_count(job); t++) {
         pl_task_demand d;
         if (pl_job_task(job, t, &d) != PL_OK)
             continue;
-        if (d.gpus > 1)
-            return "a task asks for more than one GPU (one GPU per task here)";
         if (d.gpu_milli > 0)
             return "drmaestro does not share GPUs (a task asks for a fraction of one)";
         if (d.cores > m->cores || d.memory > m->memory)

@@ -474,8 +474,8 @@ static const char *refusal(const pl_job *job)
         return "firmament does not choose GPUs by model";
     for (int32_t t = 0; t < pl_job_task_count(job); t++) {
         pl_task_demand d;
-        if (pl_job_task(job, t, &d) == PL_OK && (d.gpus > 1 || d.gpu_milli > 0))
-            return "firmament places tasks of at most one whole GPU";
+        if (pl_job_task(job, t, &d) == PL_OK && d.gpu_milli > 0)
+            return "firmament places tasks of whole GPUs (a task asks for a share of one)";
     }
     return NULL;
 }

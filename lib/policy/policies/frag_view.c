@@ -87,13 +87,12 @@ pl_status pl_fpod_from_job(pl_fstate *s, const pl_job *job, int whole_cores, pl_
         pl_status st = pl_job_task(job, i, &d);
         if (st)
             return st;
-        if (d.gpus > 1)
-            return pl_err(PL_EINVAL, "task %d asks for %lld GPUs (one per task)", (int)i, (long long)d.gpus);
         if (d.gpu_milli > 0) {
             frac++;
             p->milli = (int32_t)d.gpu_milli;
-        } else if (d.gpus == 1) {
-            whole++;
+        } else if (d.gpus > 0) {
+            /* A task of several GPUs gives the pod that many (too many are refused below). */
+            whole += d.gpus > PL_FRAG_MAXG ? PL_FRAG_MAXG + 1 : (int32_t)d.gpus;
         }
         p->cpu += whole_cores ? 1000 * pl_task_cores(&d) : 1000 * d.cores + d.cpu_milli;
         p->mem += d.memory;

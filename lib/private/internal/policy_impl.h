@@ -397,6 +397,15 @@ PL_INTERNAL int pl_demand_special(const pl_job *job);
  * untouched: no job is special and no GPU of t is partly shared. */
 PL_INTERNAL pl_status pl_demand_plain(const pl_topology *t, pl_job *const *queue, int32_t n, int *plain);
 
+/* ---- tasks of several GPUs (slots.c) ---------------------------------------- */
+
+/* pl_demand_place() on the slot jobs (pl_job_slots()) of the queued and
+ * running jobs: decision i has one entry per slot of queue[i]; a placement
+ * the policy made that splits a multi-GPU task over machines or gives two
+ * of its slots one GPU becomes ::PL_DECISION_REJECTED with the reason. A
+ * call without multi-GPU tasks is pl_demand_place() itself. */
+PL_INTERNAL pl_status pl_slots_place(const pl_policy_ops *ops, const pl_policy_request *req, pl_decision *out);
+
 /* ---- built-in policies ------------------------------------------------------ */
 
 PL_INTERNAL extern const pl_policy_ops pl_policy_topo_aware;
