@@ -26,6 +26,17 @@ typedef enum pl_sa_mode {
     PL_SA_ONLINE = 1  /**< One job at a time in queue order, against the running jobs and those placed before it. */
 } pl_sa_mode;
 
+/** Where "sa-placement"'s built-in predictor takes a job's slowdown next to a co-runner
+ *  (doc/policies.md sec. 4e). Either way the run time is the solo time of the
+ *  job's spread times its largest slowdown against a co-runner. */
+typedef enum pl_sa_model {
+    PL_SA_MODEL_LOOKUP = 0, /**< The profile's measured slowdown (pl_profile_set_slowdown()); 1 when unmeasured. */
+    PL_SA_MODEL_TREE = 1    /**< A bagged REPTree model (Kim thesis ch. 2 sec. 3.1) learned, when the policy
+                                 instance is created, from the profile set's measured pairs; features: each
+                                 class's GPU count and solo-time profile. Used for every pair of profiled
+                                 classes, measured or not (as the thesis uses its model for every prediction). */
+} pl_sa_model;
+
 /** What a "sa-placement" predictor is asked: one job's run time on a hypothetical placement. */
 typedef struct pl_sa_query {
     const pl_job *job;              /**< The job whose run time is asked (queued or running). */
@@ -62,6 +73,9 @@ typedef struct pl_sa_policy_opts {
     pl_sa_predict_fn predict;    /**< NULL (default): solo time of the job's spread times its largest profile
                                       slowdown against a co-runner (pl_policy_opts::profiles). */
     void *predict_ctx;           /**< Passed to \c predict (borrowed). */
+    pl_sa_model model;           /**< Built-in predictor when \c predict is NULL: ::PL_SA_MODEL_LOOKUP (default)
+                                      or ::PL_SA_MODEL_TREE (refused with a \c predict: ::PL_EINVAL). */
+    uint64_t reserved[4];        /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_sa_policy_opts;
 
 /** \brief Fill \p opts with the defaults listed in ::pl_sa_policy_opts. */

@@ -345,6 +345,20 @@ pl_status pl_profile_set_counts(const pl_profile_set *ps, int32_t *solo, int32_t
     return PL_OK;
 }
 
+int pl_profile_set_next_pair(const pl_profile_set *ps, int64_t *cursor, pl_profile_pair *out)
+{
+    for (; *cursor < ps->coloc.cap; (*cursor)++) {
+        const prof_entry *e = &ps->coloc.slots[*cursor];
+        if (e->type) {
+            *out = (pl_profile_pair){e->type, e->size, e->other_type, e->other_size, e->gpus, e->other_gpus,
+                                     e->seconds};
+            (*cursor)++;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Every entry naming `from`, in either role, copied with `to` in its place.
  * The entries are snapshot first: inserting may grow the table, which moves
  * the slots (their strings stay owned by the table and are not freed). */

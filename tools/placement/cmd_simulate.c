@@ -15,7 +15,7 @@ static void simulate_usage(FILE *f)
             "usage: placement simulate (--scenario NAME | --trace FILE) [--cluster FILE.json]\n"
             "                          [--machines N] [--jobs N] [--policy NAME[,NAME...]] [--seed N]\n"
             "                          [--interval S] [--runtime progress|artifact]\n"
-            "                          [--utility paper|artifact]\n"
+            "                          [--utility paper|artifact] [--sa-model lookup|tree]\n"
             "                          [--startup-delay S] [--failures FILE] [--out DIR] [--quiet]\n"
             "                          [--format table|csv|json] [--no-disaggregation]\n"
             "\n"
@@ -55,6 +55,9 @@ static void simulate_usage(FILE *f)
             "      --utility FORM   the utility form of the policies: paper (default: seed 002's\n"
             "                       Eq. 1-5 with the fixes of doc/interference.md) or artifact\n"
             "                       (the SC17 artifact's, for comparison)\n"
+            "      --sa-model M     sa-placement's slowdowns: lookup (default: the profiles')\n"
+            "                       or tree (a bagged REPTree learned from the profiles' measured\n"
+            "                       pairs, Kim ch. 2; doc/policies.md sec. 4e)\n"
             "  -d, --startup-delay S  seconds from a job's placement to its tasks' start (default 0;\n"
             "                       a trace's startup column wins)\n"
             "  -f, --failures FILE  device failures: CSV time,gpu,repair (gpu: vertex or path)\n"
@@ -128,7 +131,7 @@ int cmd_simulate(int argc, char **argv)
         {"runtime", required_argument, NULL, 'r'},  {"cluster", required_argument, NULL, 'c'},
         {"startup-delay", required_argument, NULL, 'd'}, {"failures", required_argument, NULL, 'f'},
         {"format", required_argument, NULL, 'F'},  {"utility", required_argument, NULL, 'U'},
-        {"no-disaggregation", no_argument, NULL, 'N'},
+        {"no-disaggregation", no_argument, NULL, 'N'}, {"sa-model", required_argument, NULL, 'M'},
         {NULL, 0, NULL, 0},
     };
     const char *scenario = NULL, *trace = NULL, *policy = "topo-aware,topo-aware-p,fcfs,bf";
@@ -136,6 +139,8 @@ int cmd_simulate(int argc, char **argv)
     long long machines = 0, njobs = 0;
     int no_disagg = 0;
     sim_settings set = {.seed = 1, .runtime = PL_SIM_RUNTIME_PROGRESS};
+    pl_sa_policy_opts sa;
+    pl_sa_policy_opts_init(&sa);
     char *end;
     int c;
     optind = 1;
@@ -167,6 +172,12 @@ int cmd_simulate(int argc, char **argv)
                 return usage_error("--runtime wants 'progress' or 'artifact'");
             break;
         case 'N': no_disagg = 1; break;
+        case 'M':
+            if (strcmp(optarg, "lookup") && strcmp(optarg, "tree"))
+                return usage_error("--sa-model wants 'lookup' or 'tree'");
+            sa.model = strcmp(optarg, "tree") ? PL_SA_MODEL_LOOKUP : PL_SA_MODEL_TREE;
+            set.sa_opts = &sa;
+            break;
         case 'U':
             if (strcmp(optarg, "paper") && strcmp(optarg, "artifact"))
                 return usage_error("--utility wants 'paper' or 'artifact'");

@@ -60,6 +60,7 @@ typedef struct sim_settings {
     int32_t nfailures;
     pl_utility_form utility;   /* the policies' utility form (0 = sim default, the paper's) */
     int utility_set;           /* utility given (--utility) */
+    const pl_sa_policy_opts *sa_opts; /* sa-placement's options (--sa-model), or NULL: its defaults */
 } sim_settings;
 
 typedef struct sim_row {

@@ -77,6 +77,8 @@ int sim_compare(const char *name, const pl_topology *topo, const pl_jobset *jobs
         pl_sim_opts_init(&o);
         o.policy.policy = policies[p];
         o.policy.seed = set->seed;
+        if (set->sa_opts && !strcmp(policies[p], "sa-placement"))
+            o.policy.policy_opts = set->sa_opts;
         if (set->utility_set)
             o.policy.utility.form = set->utility;
         if (set->interval > 0)

@@ -17,7 +17,8 @@
  * "adjust the affected applications"). Accept better or equal, worse with
  * probability exp(delta / T), delta = change of the sum of log speedups
  * (the moved jobs' and their neighbours'), T = T0 cooling^i. The best state
- * seen is placed. */
+ * seen is placed. With PL_SA_MODEL_TREE the instance learns the slowdowns
+ * once, when it is created (sa_tree.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +48,63 @@ static pl_status check_opts(const pl_sa_policy_opts *o)
                       o->initial_temperature);
     if (!(o->cooling > 0 && o->cooling <= 1))
         return pl_err(PL_EINVAL, "sa-placement: cooling %g is not in (0, 1]", o->cooling);
+    if (o->model != PL_SA_MODEL_LOOKUP && o->model != PL_SA_MODEL_TREE)
+        return pl_err(PL_EINVAL, "sa-placement: unknown model %d", (int)o->model);
+    if (o->model == PL_SA_MODEL_TREE && o->predict)
+        return pl_err(PL_EINVAL, "sa-placement: model tree and a user predictor exclude each other");
     return PL_OK;
+}
+
+/* An instance's state: the tree model learned when it was created, and
+ * from which profile set (the caller's, or NULL: the built-in one). */
+typedef struct sa_instance {
+    pl_coloc_model *model;
+    const pl_profile_set *from;
+} sa_instance;
+
+static void instance_free(void *state)
+{
+    sa_instance *in = state;
+    if (in)
+        pl_coloc_model_free(in->model);
+    free(in);
+}
+
+/* The model on the caller's profile set, or on the built-in one. */
+static pl_status train_on(const pl_profile_set *ps, pl_coloc_model **out)
+{
+    pl_profile_set *own = NULL;
+    pl_status st = ps ? PL_OK : pl_profile_set_builtin(&own);
+    if (!st)
+        st = sa_tree_train(ps ? ps : own, out);
+    pl_profile_set_free(own);
+    return st;
+}
+
+static int wants_tree(const void *ext)
+{
+    const pl_sa_policy_opts *o = ext;
+    return o && o->kind == PL_POLICY_EXT_SA && o->model == PL_SA_MODEL_TREE;
+}
+
+/* Learning happens once per instance (a scheduler's or a simulator run's
+ * lifetime), not per call: options of another kind are left to place()
+ * to refuse. */
+static pl_status create(const pl_policy_opts *opts, const void *data, void **state)
+{
+    (void)data;
+    *state = NULL;
+    if (!wants_tree(opts->policy_opts))
+        return PL_OK;
+    pl_status st = check_opts(opts->policy_opts);
+    sa_instance *in = st ? NULL : pl_alloc(1, sizeof *in);
+    if (!st && !in)
+        st = PL_ENOMEM;
+    if (!st) {
+        in->from = opts->profiles;
+        st = train_on(opts->profiles, &in->model);
+    }
+    return PL_HAND_OUT(st, in, instance_free, state);
 }
 
 /* The candidate configurations of job a: per admissible machine, packed
@@ -478,12 +535,22 @@ static pl_status place(const pl_policy_request *req, pl_decision *out)
     const pl_sa_policy_opts *o = ext ? ext : &defaults;
     if ((st = check_opts(o)))
         return st;
-    pl_pctx *c;
-    if ((st = pl_pctx_create(req, &c)))
+    /* A round whose options name another profile set than the instance
+     * learned from (or an instance made without the tree) learns afresh. */
+    const sa_instance *in = req->state;
+    pl_coloc_model *fresh = NULL;
+    if (o->model == PL_SA_MODEL_TREE && (!in || !in->model || in->from != req->opts->profiles) &&
+        (st = train_on(req->opts->profiles, &fresh)))
         return st;
+    pl_pctx *c;
+    if ((st = pl_pctx_create(req, &c))) {
+        pl_coloc_model_free(fresh);
+        return st;
+    }
     sa_state s = {0};
     s.c = c;
     s.o = o;
+    s.model = o->model != PL_SA_MODEL_TREE ? NULL : fresh ? fresh : in->model;
     search h = {0};
     h.s = &s;
     h.rng = req->opts->seed;
@@ -499,6 +566,7 @@ static pl_status place(const pl_policy_request *req, pl_decision *out)
     free(h.mov);
     sa_state_free(&s);
     pl_pctx_free(c);
+    pl_coloc_model_free(fresh);
     return st;
 }
 
@@ -515,6 +583,8 @@ void pl_sa_policy_opts_init(pl_sa_policy_opts *opts)
     opts->cooling = 0.995;
 }
 
-PL_POLICY_DEFINE(pl_policy_sa_placement, "sa-placement",
-                 "simulated annealing over packed / spread configurations per machine, max geometric-mean speedup (seed 003)",
-                 place, NULL);
+const pl_policy_ops pl_policy_sa_placement = {
+    .name = "sa-placement", .place = place, .version = PL_POLICY_OPS_VERSION, .create = create,
+    .destroy = instance_free,
+    .description = "simulated annealing over packed / spread configurations per machine, max geometric-mean "
+                   "speedup (seed 003)"};

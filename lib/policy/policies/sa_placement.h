@@ -4,6 +4,7 @@
 #ifndef PL_POLICY_SA_PLACEMENT_H
 #define PL_POLICY_SA_PLACEMENT_H
 
+#include <placement/coloc.h>
 #include "gpu_pick.h"
 
 typedef struct sa_job {
@@ -30,6 +31,7 @@ typedef struct sa_class {
 typedef struct sa_state {
     pl_pctx *c;
     const pl_sa_policy_opts *o;
+    const pl_coloc_model *model; /* PL_SA_MODEL_TREE: the learned slowdowns, else NULL */
     sa_job *j;
     int32_t n;
     int32_t **mj;          /* per machine: the jobs holding a GPU on it */
@@ -66,5 +68,32 @@ PL_INTERNAL pl_status sa_refresh(sa_state *s, const int32_t *machines, int32_t n
                                  int32_t *saved_id, double *saved_logr, int32_t *nsaved);
 PL_INTERNAL void sa_restore(sa_state *s, const int32_t *saved_id, const double *saved_logr,
                             int32_t nsaved);
+
+/* ---- the learned model (sa_tree.c) ---- */
+
+/* Features of a (job class, co-runner class) pair: 5 per class. */
+#define SA_TREE_FEATURES 10
+
+/* A class's 5 features from the profile set: k, its solo time on k GPUs
+ * (intra-socket, else inter), on 1 GPU, their ratio, and inter- over
+ * intra-socket solo time on 2 GPUs (0 where not profiled). 0 when the class
+ * has no solo time on k GPUs (unprofiled: no features), else 1. */
+PL_INTERNAL int sa_tree_class_features(const pl_profile_set *ps, const char *type, const char *size, int32_t k,
+                                       double *f);
+
+/* The training set: every measured pair whose two classes are profiled,
+ * in a fixed order (job then neighbour: type, size, k); x [n *
+ * SA_TREE_FEATURES], y [n] = co-located over intra-socket solo time (the
+ * lookup's slowdown, not clamped). Caller frees x and y. PL_ENOMEM. */
+PL_INTERNAL pl_status sa_tree_samples(const pl_profile_set *ps, double **x, double **y, int64_t *n);
+
+/* The bagged REPTree model (coloc's default options) on those samples.
+ * PL_EINVAL when there is none; PL_ENOMEM. */
+PL_INTERNAL pl_status sa_tree_train(const pl_profile_set *ps, pl_coloc_model **out);
+
+/* The model's slowdown of class a next to class b (not clamped); 1 when
+ * either class is unprofiled. */
+PL_INTERNAL pl_status sa_tree_slowdown(const pl_coloc_model *m, const pl_profile_set *ps, const sa_class *a,
+                                       const sa_class *b, double *sd);
 
 #endif

@@ -1,8 +1,8 @@
 /* The run-time model of "sa-placement": who co-runs with whom (jobs holding
  * GPUs on a common socket), and a job's predicted run time there, from the
  * interference profiles (solo time of its spread x its largest slowdown
- * against a co-runner, the library's rule for info.slowdown) or from the
- * user's predictor. Profile look-ups are cached per class (type, size, k). */
+ * against a co-runner, the library's rule for info.slowdown; the slowdown
+ * looked up or learned, sa_tree.c) or from the user's predictor. Profile look-ups are cached per class (type, size, k). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,8 +218,9 @@ static pl_status profile_slow(sa_state *s, int32_t a, int32_t b, double *out)
         const sa_class *x = &s->cls[a], *y = &s->cls[b];
         double sd = 1.0;
         if (x->type[0] && y->type[0]) {
-            pl_status st = pl_profile_set_slowdown(s->c->ps, x->type, x->size, x->k, y->type, y->size,
-                                                   y->k, &sd);
+            pl_status st = s->model ? sa_tree_slowdown(s->model, s->c->ps, x, y, &sd)
+                                    : pl_profile_set_slowdown(s->c->ps, x->type, x->size, x->k, y->type, y->size,
+                                                              y->k, &sd);
             if (st)
                 return st;
         }

@@ -22,6 +22,18 @@ PL_INTERNAL extern const size_t pl_sc17_profiles_json_len;
  * == to), PL_ENOMEM. */
 PL_INTERNAL pl_status pl_profile_set_copy_type(pl_profile_set *ps, const char *from, const char *to);
 
+/* One co-located entry of a profile set; the strings are the set's. */
+typedef struct pl_profile_pair {
+    const char *type, *size, *other_type, *other_size;
+    int32_t gpus, other_gpus;
+    double seconds;
+} pl_profile_pair;
+
+/* The co-located entries one at a time (what sa-placement's learned model
+ * trains on): *cursor starts at 0; 1 with *out filled while entries remain,
+ * 0 at the end. Table order: fixed for a given set, not its insertion order. */
+PL_INTERNAL int pl_profile_set_next_pair(const pl_profile_set *ps, int64_t *cursor, pl_profile_pair *out);
+
 /* Solo run time of job on k GPUs at a spread: its profile at that spread,
  * else its profile at the other spread scaled by the 2-GPU ratio of the
  * two, else its duration; PL_EINVAL with the job named when none exists. */
