@@ -47,8 +47,9 @@
  *
  * Shared GPUs: a job holding a GPU together with another running job is
  * slowed against that co-tenant by max(1, profile slowdown) x
- * pl_sim_opts.gpu_share_factor (doc/simulator.md sec. 3c); a shared GPU
- * counts once in the GPUs used.
+ * pl_sim_opts.gpu_share_factor, or with ::PL_SIM_GPU_SHARE_USAGE by the
+ * pair's factor from the usage-pattern model (doc/simulator.md sec. 3c); a
+ * shared GPU counts once in the GPUs used.
  */
 #ifndef PLACEMENT_SIM_H
 #define PLACEMENT_SIM_H
@@ -80,6 +81,16 @@ typedef enum pl_sim_runtime {
                                       max(solo time, intra-socket solo time x the largest slowdown against
                                       any neighbour seen since the start); it only grows and ignores progress. */
 } pl_sim_runtime;
+
+/** Device-side factor of jobs sharing a GPU (doc/simulator.md sec. 3c). */
+typedef enum pl_sim_gpu_share_model {
+    PL_SIM_GPU_SHARE_CONSTANT = 0, /**< Default: pl_sim_opts.gpu_share_factor for every co-tenant. */
+    PL_SIM_GPU_SHARE_USAGE = 1     /**< The usage-pattern model (seed 003 ch. 5): a job whose workload type
+                                        has a usage pattern (kernel and memcopy iteration), sharing with a
+                                        job that has one too, is slowed by its iteration time when the two
+                                        iterations run together on one GPU over its solo iteration time;
+                                        a pair where either job has none keeps gpu_share_factor. */
+} pl_sim_gpu_share_model;
 
 /**
  * One device failure of a failure trace: the GPU goes down at \c time; the
@@ -139,7 +150,17 @@ typedef struct pl_sim_opts {
                                           co-tenant what a socket neighbour costs (the gpu-qos predictor's
                                           assumption); 2 is pure time slicing of two compute-bound jobs.
                                           Without shared GPUs it changes nothing. */
-    uint64_t reserved[4];      /**< Room for members added later without changing the size (ABI): zero, unused. */
+    /* Taken from the reserved tail (the size is unchanged on 64-bit targets:
+     * 4 + 4 + 8 + 2 x 8 bytes = the former reserved[4]; lib/sim/usage_model.c
+     * asserts it). */
+    pl_sim_gpu_share_model gpu_share_model; /**< Device-side factor of co-tenants (default
+                                          ::PL_SIM_GPU_SHARE_CONSTANT: gpu_share_factor for every pair). */
+    int32_t reserved_i32;            /**< Zero, unused. */
+    const char *usage_traces;        /**< ::PL_SIM_GPU_SHARE_USAGE: path of a usage-pattern CSV adding
+                                          (or replacing, by workload name) iterations to the built-in
+                                          Table 5.1 ones (doc/simulator.md sec. 3c); NULL: the built-in
+                                          ones only. Read by pl_sim_create(). Ignored by the constant model. */
+    uint64_t reserved[2];      /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_sim_opts;
 
 /**
@@ -158,7 +179,7 @@ typedef struct pl_sim_opts {
 
 /** \brief Defaults: pl_policy_opts_init() (topo-aware), interval 1 s, progress-based run times,
  *         no startup delay, no priorities, no failures, no progress callback,
- *         GPU share factor ::PL_SIM_GPU_SHARE_FACTOR. */
+ *         GPU share factor ::PL_SIM_GPU_SHARE_FACTOR, constant share model, no usage traces. */
 void pl_sim_opts_init(pl_sim_opts *opts);
 
 /** What happened to a job. */
@@ -270,7 +291,10 @@ typedef struct pl_sim_sample {
  *         runtime model, a job with no tasks, a negative or non-finite
  *         startup delay or priority, a failure at a negative or non-finite
  *         time, on a vertex that is not a GPU, or with a negative repair
- *         time; a gpu_share_factor below 1 or not finite); ::PL_ENOMEM.
+ *         time; a gpu_share_factor below 1 or not finite; an unknown
+ *         gpu_share_model); with ::PL_SIM_GPU_SHARE_USAGE and usage_traces:
+ *         ::PL_EIO (unreadable file), ::PL_EPARSE (malformed CSV: the message
+ *         names file, line and column); ::PL_ENOMEM.
  */
 pl_status pl_sim_create(const pl_topology *topo, const pl_jobset *jobs, const pl_sim_opts *opts,
                         pl_sim **out);
@@ -287,7 +311,8 @@ void pl_sim_free(pl_sim *sim);
  *         ::PL_EINTERNAL (the policy gave a GPU to more jobs than its units
  *         capacity, or gave resources that are not free: the message names
  *         the job and the GPU);
- *         ::PL_ENOMEM.
+ *         ::PL_ENOMEM (also from the usage-pattern replay of two co-tenants,
+ *         ::PL_SIM_GPU_SHARE_USAGE).
  */
 pl_status pl_sim_run(pl_sim *sim, pl_sim_result **out);
 

@@ -22,10 +22,36 @@ double pl_sim_remote_factor(const srun *r, const sjob *a)
     return a->remote > 0 ? a->sf0 + pl_sim_network_load(r) * (a->sf1 - a->sf0) : 1;
 }
 
-/* Profile solo time, with the missing spread estimated from the 2-GPU ratio. */
+/* The usage-pattern factors of a pair of classes are replayed once per run,
+ * at the pair's first co-tenancy (both orders at once). */
+pl_status pl_sim_share_factor(srun *r, const sjob *a, int32_t o, double *f)
+{
+    const sjob *b = &r->j[o];
+    const pl_sim_usage *u = r->s->usage;
+    if (!u || a->uclass < 0 || b->uclass < 0) {
+        *f = r->s->opts.gpu_share_factor;
+        return PL_OK;
+    }
+    int64_t n = u->n;
+    if (!r->usage_factor) {
+        if (!(r->usage_factor = pl_alloc((size_t)(n * n), sizeof *r->usage_factor)))
+            return PL_ENOMEM;
+        for (int64_t q = 0; q < n * n; q++)
+            r->usage_factor[q] = NAN;
+    }
+    double *ab = &r->usage_factor[a->uclass * n + b->uclass], *ba = &r->usage_factor[b->uclass * n + a->uclass];
+    if (isnan(*ab)) {
+        pl_status st = pl_sim_usage_pair(u, a->uclass, b->uclass, ab, ba);
+        if (st)
+            return st;
+    }
+    *f = *ab;
+    return PL_OK;
+}
+
 /* Largest slowdown of job i against a job on one of its sockets (>= 1); a
  * co-tenant of one of its GPUs also costs the device side, the share factor
- * (sec. 3c). */
+ * or the usage-pattern model's (sec. 3c). */
 static pl_status interference(srun *r, int32_t i, double *slow)
 {
     sjob *a = &r->j[i];
@@ -47,8 +73,12 @@ static pl_status interference(srun *r, int32_t i, double *slow)
             /* Unprofiled pair: the Rodinia co-location model (1 for other types). */
             if (sd == 1)
                 sd = pl_drm_coloc_slowdown(pl_job_workload_type(a->job), pl_job_workload_type(b));
-            if (pl_sim_cotenant(r, a, o))
-                sd = (sd > 1 ? sd : 1) * r->s->opts.gpu_share_factor;
+            if (pl_sim_cotenant(r, a, o)) {
+                double f;
+                if ((st = pl_sim_share_factor(r, a, o, &f)))
+                    return st;
+                sd = (sd > 1 ? sd : 1) * f;
+            }
             if (sd > worst)
                 worst = sd;
         }

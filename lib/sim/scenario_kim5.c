@@ -27,16 +27,10 @@ static const double k5_ls_util[K5_LS] = {26.46, 45.74, 8.04};
 static const double k5_batch_util[K5_BATCH] = {71.39, 72.18, 85.31, 81.62, 73.47}; /* Googlenet .. VGG16 */
 static const int32_t k5_factors[PL_KIM_CH5_FACTORS] = {1, 2, 4, 8};
 
-/* One synthetic iteration: K5_KERNELS equal slots of period / K5_KERNELS,
- * each ending with a kernel busy for `util` of the slot; batch kernels are
- * split, two halves costing 15 % more than the whole. */
+/* One synthetic iteration (pl_gpu_trace_synthetic()): batch kernels split. */
 static void k5_trace(double util_pct, int batch, pl_gpu_call *calls, pl_gpu_trace *t)
 {
-    double period = batch ? 0.4 : 0.1, slot = period / K5_KERNELS, busy = slot * util_pct / 100;
-    for (int32_t k = 0; k < K5_KERNELS; k++)
-        calls[k] = (pl_gpu_call){.kind = PL_GPU_KERNEL, .start_s = k * slot + slot - busy, .duration_s = busy,
-                                 .split = batch, .split2_duration_s = batch ? busy / 2 * 1.15 : 0};
-    *t = (pl_gpu_trace){calls, K5_KERNELS, period, 0};
+    pl_gpu_trace_synthetic(util_pct, batch ? 0.4 : 0.1, K5_KERNELS, batch, calls, t);
 }
 
 pl_status pl_kim_ch5(const pl_kim_opts *opts, pl_kim_row *rows, int32_t cap, int32_t *nrows)

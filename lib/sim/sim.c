@@ -20,6 +20,8 @@ void pl_sim_opts_init(pl_sim_opts *opts)
     opts->progress = NULL;
     opts->progress_data = NULL;
     opts->gpu_share_factor = PL_SIM_GPU_SHARE_FACTOR;
+    opts->gpu_share_model = PL_SIM_GPU_SHARE_CONSTANT;
+    opts->usage_traces = NULL;
 }
 
 static pl_status check_job_options(const pl_sim_opts *o, const pl_jobset *jobs)
@@ -43,6 +45,8 @@ static pl_status check_job_options(const pl_sim_opts *o, const pl_jobset *jobs)
     if (!(o->gpu_share_factor >= 1) || !isfinite(o->gpu_share_factor))
         return pl_err(PL_EINVAL, "pl_sim_create: gpu_share_factor must be a finite number >= 1, got %g",
                       o->gpu_share_factor);
+    if (o->gpu_share_model != PL_SIM_GPU_SHARE_CONSTANT && o->gpu_share_model != PL_SIM_GPU_SHARE_USAGE)
+        return pl_err(PL_EINVAL, "pl_sim_create: unknown gpu_share_model %d", (int)o->gpu_share_model);
     if (o->nfailures < 0 || (o->nfailures > 0 && !o->failures))
         return pl_err(PL_EINVAL, "pl_sim_create: %d failures and a %s array", (int)o->nfailures,
                       o->failures ? "non-NULL" : "NULL");
@@ -239,6 +243,8 @@ pl_status pl_sim_create(const pl_topology *topo, const pl_jobset *jobs, const pl
         st = pl_sim_check_failures(s);
     if (!st)
         pl_sim_reference_job(s);
+    if (!st && o.gpu_share_model == PL_SIM_GPU_SHARE_USAGE)
+        st = pl_sim_usage_load(o.usage_traces, &s->usage);
     if (!st) {
         if (o.policy.profiles)
             s->ps = o.policy.profiles;
@@ -256,6 +262,7 @@ void pl_sim_free(pl_sim *s)
         return;
     pl_topology_free(s->topo);
     pl_profile_set_free(s->owned_ps);
+    pl_sim_usage_free(s->usage);
     pl_columns_free(s, vertex_cols, PL_NCOLUMNS(vertex_cols));
     pl_columns_free(s, list_cols, PL_NCOLUMNS(list_cols));
     free(s);

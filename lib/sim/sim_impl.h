@@ -9,6 +9,7 @@
 #include "internal/interference_impl.h"
 #include "internal/drm_impl.h"
 #include "internal/sched_impl.h"
+#include "internal/sim_usage.h"
 
 /* The SC17 artifact's workload files, embedded at build time by
  * lib/interference/embed.py from lib/sim/data/ (NUL-terminated; the lengths
@@ -94,6 +95,8 @@ struct pl_sim {
     /* The reference job of the fragmentation metric (doc/simulator.md). */
     int32_t ref_gpus;
     int64_t ref_cores;
+    /* PL_SIM_GPU_SHARE_USAGE: the usage patterns (built-in + opts.usage_traces), else NULL. */
+    pl_sim_usage *usage;
 };
 
 struct pl_sim_result {
@@ -130,6 +133,7 @@ typedef struct sjob {
     int32_t ngpus;
     int32_t *sockets;
     int32_t nsock;
+    int32_t uclass;      /* its workload's usage-pattern class, -1 if none (or the constant model) */
 } sjob;
 
 /* Cluster state behind the utilisation time series, kept up to date by
@@ -187,6 +191,9 @@ typedef struct srun {
     /* Jobs done or rejected, and the last progress step reported. */
     int32_t settled;
     int64_t progress_step;
+    /* Usage-pattern model: device-side factor of class a next to class b
+     * at [a * n + b] (n classes), NAN until first needed; NULL until then. */
+    double *usage_factor;
 } srun;
 
 /* ---- GPU holders (holders.c) ------------------------------------------------------ */
@@ -231,6 +238,9 @@ PL_INTERNAL pl_status pl_sim_record_time(pl_sim_result *res, double dt);
 PL_INTERNAL pl_status pl_sim_kill_job(srun *r, int32_t i, double t);
 /* Bring job i up to time t, take its new speed and schedule its finish. */
 PL_INTERNAL pl_status pl_sim_reschedule(srun *r, int32_t i, double t);
+/* Device-side factor of job a sharing a GPU with job o (sec. 3c): the
+ * constant factor, or the usage-pattern model's for their classes. */
+PL_INTERNAL pl_status pl_sim_share_factor(srun *r, const sjob *a, int32_t o, double *f);
 /* Reschedule the running jobs with a remote GPU (the network load changed). */
 PL_INTERNAL pl_status pl_sim_update_remote(srun *r, double t);
 /* Reschedule the running jobs sharing a socket with job i (and i itself). */

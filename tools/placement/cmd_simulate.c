@@ -8,6 +8,8 @@
 #include "commands.h"
 
 #define MAX_POLICIES 16
+/* Long-only options (no short letter). */
+enum { OPT_SHARE_FACTOR = 0x100, OPT_SHARE_MODEL, OPT_USAGE_TRACES };
 
 static void simulate_usage(FILE *f)
 {
@@ -18,6 +20,8 @@ static void simulate_usage(FILE *f)
             "                          [--utility paper|artifact] [--sa-model lookup|tree]\n"
             "                          [--startup-delay S] [--failures FILE] [--out DIR] [--quiet]\n"
             "                          [--format table|csv|json] [--no-disaggregation]\n"
+            "                          [--gpu-share-factor F] [--gpu-share-model constant|usage]\n"
+            "                          [--usage-traces FILE]\n"
             "\n"
             "Replay a workload on a cluster (Minsky machines unless --cluster) under each\n"
             "policy (same workload, same cluster) and print one row per policy: makespan (the\n"
@@ -61,6 +65,14 @@ static void simulate_usage(FILE *f)
             "  -d, --startup-delay S  seconds from a job's placement to its tasks' start (default 0;\n"
             "                       a trace's startup column wins)\n"
             "  -f, --failures FILE  device failures: CSV time,gpu,repair (gpu: vertex or path)\n"
+            "      --gpu-share-factor F  device-side slowdown of jobs sharing a GPU (>= 1; default\n"
+            "                       1.2737, doc/simulator.md sec. 3c)\n"
+            "      --gpu-share-model M  constant (default: F for every pair of co-tenants) or usage\n"
+            "                       (a pair's slowdowns replayed from their workloads' GPU usage\n"
+            "                       patterns: the built-in Table 5.1 models and --usage-traces;\n"
+            "                       F where a workload has none)\n"
+            "      --usage-traces FILE  usage-pattern CSV: workload,kind,gap_s,duration_s,bytes,split\n"
+            "                       (with --gpu-share-model usage)\n"
             "  -o, --out DIR        write DIR/NAME-POLICY.csv (one line per job),\n"
             "                       DIR/NAME-POLICY-timeline.csv (utilisation over time) and\n"
             "                       DIR/NAME.svg (CDFs of slowdown and waiting time, utilisation)\n"
@@ -132,6 +144,9 @@ int cmd_simulate(int argc, char **argv)
         {"startup-delay", required_argument, NULL, 'd'}, {"failures", required_argument, NULL, 'f'},
         {"format", required_argument, NULL, 'F'},  {"utility", required_argument, NULL, 'U'},
         {"no-disaggregation", no_argument, NULL, 'N'}, {"sa-model", required_argument, NULL, 'M'},
+        {"gpu-share-factor", required_argument, NULL, OPT_SHARE_FACTOR},
+        {"gpu-share-model", required_argument, NULL, OPT_SHARE_MODEL},
+        {"usage-traces", required_argument, NULL, OPT_USAGE_TRACES},
         {NULL, 0, NULL, 0},
     };
     const char *scenario = NULL, *trace = NULL, *policy = "topo-aware,topo-aware-p,fcfs,bf";
@@ -207,6 +222,17 @@ int cmd_simulate(int argc, char **argv)
             if (!*optarg || *end || !(set.interval > 0 && set.interval <= PL_SIM_MAX_SECONDS))
                 return usage_error("--interval wants a number of seconds in (0, 1e10]");
             break;
+        case OPT_SHARE_FACTOR:
+            set.gpu_share_factor = strtod(optarg, &end);
+            if (!*optarg || *end || !(set.gpu_share_factor >= 1 && set.gpu_share_factor <= 1e6))
+                return usage_error("--gpu-share-factor wants a number in [1, 1e6]");
+            break;
+        case OPT_SHARE_MODEL:
+            if (strcmp(optarg, "constant") && strcmp(optarg, "usage"))
+                return usage_error("--gpu-share-model wants 'constant' or 'usage'");
+            set.gpu_share_model = strcmp(optarg, "usage") ? PL_SIM_GPU_SHARE_CONSTANT : PL_SIM_GPU_SHARE_USAGE;
+            break;
+        case OPT_USAGE_TRACES: set.usage_traces = optarg; break;
         case 'h': simulate_usage(stdout); return 0;
         default: simulate_usage(stderr); return 2;
         }
@@ -215,6 +241,8 @@ int cmd_simulate(int argc, char **argv)
         fprintf(stderr, "placement simulate: unexpected argument '%s'\n", argv[optind]);
         return 2;
     }
+    if (set.usage_traces && set.gpu_share_model != PL_SIM_GPU_SHARE_USAGE)
+        return usage_error("--usage-traces needs --gpu-share-model usage");
     if (!!scenario + !!trace != 1)
         return usage_error("give exactly one of --scenario, --trace");
     if (cluster && machines)

@@ -61,6 +61,9 @@ typedef struct sim_settings {
     pl_utility_form utility;   /* the policies' utility form (0 = sim default, the paper's) */
     int utility_set;           /* utility given (--utility) */
     const pl_sa_policy_opts *sa_opts; /* sa-placement's options (--sa-model), or NULL: its defaults */
+    double gpu_share_factor;   /* 0: the simulator's default (--gpu-share-factor) */
+    pl_sim_gpu_share_model gpu_share_model; /* --gpu-share-model */
+    const char *usage_traces;  /* --usage-traces FILE, or NULL */
 } sim_settings;
 
 typedef struct sim_row {

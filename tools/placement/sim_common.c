@@ -89,6 +89,10 @@ int sim_compare(const char *name, const pl_topology *topo, const pl_jobset *jobs
         o.startup_delay = set->startup_delay;
         o.failures = set->failures;
         o.nfailures = set->nfailures;
+        if (set->gpu_share_factor > 0)
+            o.gpu_share_factor = set->gpu_share_factor;
+        o.gpu_share_model = set->gpu_share_model;
+        o.usage_traces = set->usage_traces;
         if (tty) {
             o.progress = draw_bar;
             o.progress_data = &bar;

@@ -117,6 +117,24 @@ pl_status pl_gpu_trace_split(const pl_gpu_trace *in, int32_t factor, pl_gpu_trac
 /** \brief Release the calls of a trace made by pl_gpu_trace_split(); NULL is a no-op. */
 void pl_gpu_trace_release(pl_gpu_trace *t);
 
+/** Synthetic iterations: each kernel of a split model costs, in two halves,
+ *  this factor of the whole (15 %: seed 003 ch. 5 sec. 4.2 measures 13-20 %). */
+#define PL_GPU_SYNTHETIC_SPLIT2 1.15
+
+/**
+ * \brief A synthetic iteration shaped by a GPU utilisation (the recipe of
+ *        tests/data/kim/README.md, used by the `kim-ch5` scenario and the
+ *        simulator's built-in usage patterns): \p nkernels equal slots of
+ *        period_s / nkernels, each ending with a kernel busy for util_pct %
+ *        of the slot; when \p split, the kernels are marked split, two
+ *        halves costing ::PL_GPU_SYNTHETIC_SPLIT2 times the whole.
+ * \param calls [nkernels] caller-allocated; \p t points into it.
+ * Arguments are not checked (pl_gpu_simulate() checks the trace): nkernels
+ * >= 1, period_s > 0, util_pct in (0, 100].
+ */
+void pl_gpu_trace_synthetic(double util_pct, double period_s, int32_t nkernels, int split,
+                            pl_gpu_call *calls, pl_gpu_trace *t);
+
 /* ---- slowdown matrix ----------------------------------------------------- */
 
 /**
