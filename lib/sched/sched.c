@@ -14,6 +14,7 @@ typedef struct rec {
     char *id;
     uint64_t hash;
     pl_job *job;
+    pl_job *shown;           /* its slot job (job_slots.c) when it has a task of several GPUs, else NULL */
     int32_t *gpus;           /* [k] per task, -1 for a CPU-only task */
     int32_t *hosts;          /* [k] per task: its GPU, or a CPU-only task's package */
     int32_t *held;           /* [nheld] the GPUs, for the policies' running jobs */
@@ -123,6 +124,7 @@ static void rec_free(rec *r)
 {
     free(r->id);
     pl_job_free(r->job);
+    pl_job_free(r->shown);
     pl_columns_free(r, task_cols, PL_NCOLUMNS(task_cols));
     free(r->plan);
 }
@@ -155,14 +157,17 @@ int32_t pl_sched_job_count(const pl_sched *s)
 
 /* The committed jobs holding a GPU as the running jobs a policy sees
  * (borrowed from the records, in commit order; jobs without a GPU have
- * nothing for the policies to see); NULL out of memory. */
+ * nothing for the policies to see; a job with a task of several GPUs as the
+ * slot job its commit kept, so that no round builds it again); NULL out of
+ * memory. */
 static pl_running_job *running_jobs(const pl_sched *s, int32_t *n)
 {
     pl_running_job *run = pl_alloc((size_t)s->n + 1, sizeof *run);
     *n = 0;
     for (int32_t k = 0; run && k < s->n; k++)
         if (s->r[k].nheld > 0)
-            run[(*n)++] = (pl_running_job){s->r[k].job, s->r[k].held, s->r[k].nheld};
+            run[(*n)++] = (pl_running_job){s->r[k].shown ? s->r[k].shown : s->r[k].job, s->r[k].held,
+                                           s->r[k].nheld};
     return run;
 }
 
@@ -444,7 +449,7 @@ static pl_status commit_slots(pl_sched *s, const char *id, const pl_job *job, co
     }
     if (!(r.id = pl_strdup(id)) ||
         (st = pl_columns_alloc(&r, task_cols, PL_NCOLUMNS(task_cols), (int64_t)ngpus + 1)) ||
-        (st = pl_job_copy(job, &r.job)) != PL_OK) {
+        (st = pl_job_copy(job, &r.job)) != PL_OK || (slots != job && (st = pl_job_copy(slots, &r.shown)))) {
         rec_free(&r);
         return st ? st : PL_ENOMEM;
     }
