@@ -80,8 +80,9 @@
  * apply to each slot, its anti-collocations to every pair of slots. The
  * decision has one entry per slot (pl_decision_info::ngpus). A placement
  * that puts the slots of one task on two machines or one GPU twice is
- * turned into ::PL_DECISION_REJECTED with the reason; the DRMaestro
- * policies, whose tasks may use remote GPUs, refuse such jobs outright.
+ * turned into ::PL_DECISION_REJECTED with the reason. The DRMaestro
+ * policies, whose tasks may use remote GPUs, hold the GPUs of such a task
+ * on one machine, local to the task (doc/drmaestro.md).
  *
  * Every policy honours these demands and the job's GPU model requirement
  * (pl_job_set_gpu_model()) without knowing of them: pl_policy_place() hands

@@ -153,8 +153,10 @@ pl_status pl_job_slots(const pl_job *job, pl_job **out)
         st = pl_job_copy_goals(job, s);
     if (!st)
         st = pl_job_set_gpu_model(s, job->gpu_model);
-    if (!st)
+    if (!st) {
         s->slot_job = 1;
+        s->slot_of = job;
+    }
     free(first);
     return PL_HAND_OUT(st, s, pl_job_free, out);
 }

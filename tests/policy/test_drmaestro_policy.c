@@ -102,8 +102,9 @@ static void test_uses_free_machine(void **s)
     pl_topology_free(t);
 }
 
-/* Refused like under the other policies: no tasks, or a task asking 2 GPUs;
- * the other jobs of the queue are still placed. */
+/* Refused like under the other policies: no tasks; a task asking 2 GPUs
+ * is placed (since issue 19), its 2 entries two GPUs of one machine; the
+ * other jobs of the queue are placed too. */
 static void test_refusals(void **s)
 {
     (void)s;
@@ -119,7 +120,14 @@ static void test_refusals(void **s)
     assert_pl_ok(pl_decision_get(d, 0, &info));
     assert_int_equal(info.kind, PL_DECISION_REJECTED);
     assert_pl_ok(pl_decision_get(d, 1, &info));
-    assert_int_equal(info.kind, PL_DECISION_REJECTED);
+    assert_int_equal(info.kind, PL_DECISION_PLACED);
+    assert_int_equal(info.ngpus, 2);
+    assert_int_not_equal(info.gpus[0], info.gpus[1]);
+    int32_t m0, m1;
+    assert_pl_ok(pl_topology_ancestor(t, info.gpus[0], PL_VK_MACHINE, &m0));
+    assert_pl_ok(pl_topology_ancestor(t, info.gpus[1], PL_VK_MACHINE, &m1));
+    assert_int_equal(m0, m1);
+    assert_int_equal(info.machine, m0);
     assert_pl_ok(pl_decision_get(d, 2, &info));
     assert_int_equal(info.kind, PL_DECISION_PLACED);
     pl_decision_free(d);
@@ -288,6 +296,128 @@ static void test_running_kept(void **s)
     }
 }
 
+/* A job of one task of 4 GPUs and 2 cores. */
+static pl_job *quad(const char *name)
+{
+    pl_job *j;
+    pl_task_demand d = {.gpus = 4, .cores = 2};
+    assert_pl_ok(pl_job_create(name, &j));
+    assert_pl_ok(pl_job_add_task(j, &d, NULL));
+    assert_pl_ok(pl_job_set_duration(j, 10));
+    return j;
+}
+
+/* Tasks of 4 GPUs through one instance, round after round, on two
+ * Minskys: the first takes one machine's 4 GPUs; the second, with the
+ * first running (shown as a copy, regrouped and kept in the networks),
+ * the other machine's 4; a third waits while both run. */
+static void test_quad_rounds(void **s)
+{
+    (void)s;
+    const char *names[] = {"drmaestro", "drmaestro-na", "drmaestro-local", "drmaestro-na-local"};
+    for (int v = 0; v < 4; v++) {
+        pl_topology *t = minsky_cluster(2, 2);
+        pl_job *a = quad("a"), *b = quad("b"), *c = quad("c"), *ca, *cb;
+        pl_policy_opts o;
+        pl_policy_opts_init(&o);
+        o.policy = names[v];
+        pl_policy *p;
+        assert_pl_ok(pl_policy_create(&o, &p));
+        pl_decision *d[4];
+        pl_decision_info ia, ib, ic;
+        assert_pl_ok(pl_policy_decide(p, &o, t, NULL, 0, &a, 1, &d[0]));
+        assert_pl_ok(pl_decision_get(d[0], 0, &ia));
+        assert_int_equal(ia.kind, PL_DECISION_PLACED);
+        assert_int_equal(ia.ngpus, 4);
+        assert_pl_ok(pl_decision_apply(d[0], &a, 1, t));
+        running_set rs = {0};
+        assert_pl_ok(pl_job_copy(a, &ca));
+        rs.r[rs.n++] = (pl_running_job){ca, ia.gpus, ia.ngpus};
+        assert_pl_ok(pl_policy_decide(p, &o, t, rs.r, rs.n, &b, 1, &d[1]));
+        assert_int_equal(pl_drm_policy_kept(pl_policy_state(p)), 1);
+        assert_pl_ok(pl_decision_get(d[1], 0, &ib));
+        assert_int_equal(ib.kind, PL_DECISION_PLACED);
+        assert_int_equal(ib.ngpus, 4);
+        assert_int_not_equal(ib.machine, ia.machine);
+        for (int32_t g = 0; g < 4; g++) {
+            assert_int_equal(machine_vertex(t, ia.gpus[g]), ia.machine);
+            assert_int_equal(machine_vertex(t, ib.gpus[g]), ib.machine);
+            for (int32_t h = g + 1; h < 4; h++) {
+                assert_int_not_equal(ia.gpus[g], ia.gpus[h]);
+                assert_int_not_equal(ib.gpus[g], ib.gpus[h]);
+            }
+        }
+        assert_pl_ok(pl_decision_apply(d[1], &b, 1, t));
+        assert_pl_ok(pl_job_copy(b, &cb));
+        rs.r[rs.n++] = (pl_running_job){cb, ib.gpus, ib.ngpus};
+        for (int r = 2; r < 4; r++) {
+            assert_pl_ok(pl_policy_decide(p, &o, t, rs.r, rs.n, &c, 1, &d[r]));
+            assert_int_equal(pl_drm_policy_kept(pl_policy_state(p)), 2);
+            assert_pl_ok(pl_decision_get(d[r], 0, &ic));
+            assert_int_not_equal(ic.kind, PL_DECISION_PLACED);
+        }
+        for (int r = 0; r < 4; r++)
+            pl_decision_free(d[r]);
+        pl_policy_free(p);
+        pl_job_free(a);
+        pl_job_free(b);
+        pl_job_free(c);
+        pl_job_free(ca);
+        pl_job_free(cb);
+        pl_topology_free(t);
+    }
+}
+
+/* The waiting counter W of a task of several GPUs survives the rounds
+ * (the slot job made anew in each call is keyed by its user job): x waits
+ * three rounds on a full cluster, then y, new, comes before it in the
+ * queue when node1's 4 GPUs free up. Phase 1 and 2 would take the queue
+ * order between equal W (doc/drmaestro.md); x's W of 3 wins: x placed on
+ * node1, y waits. */
+static void test_quad_waited(void **s)
+{
+    (void)s;
+    for (int v = 0; v < 2; v++) {
+        pl_topology *t = minsky_cluster(2, 2);
+        pl_job *x = quad("x"), *y = quad("y"), *fg = mkjob("foreign", 4, 0, NULL, NULL);
+        pl_policy_opts o;
+        pl_policy_opts_init(&o);
+        o.policy = v ? "drmaestro-local" : "drmaestro";
+        pl_policy *p;
+        assert_pl_ok(pl_policy_create(&o, &p));
+        int32_t all[8], n = 0;
+        assert_pl_ok(pl_topology_descendants(t, -1, PL_VK_GPU, all, 8, &n));
+        assert_int_equal(n, 8);
+        running_set rs = {0};
+        run_on(&rs, t, fg, all, 4);
+        run_on(&rs, t, fg, all + 4, 4);
+        pl_decision *d;
+        pl_decision_info info;
+        for (int r = 0; r < 3; r++) {
+            assert_pl_ok(pl_policy_decide(p, &o, t, rs.r, rs.n, &x, 1, &d));
+            assert_pl_ok(pl_decision_get(d, 0, &info));
+            assert_int_not_equal(info.kind, PL_DECISION_PLACED);
+            pl_decision_free(d);
+        }
+        for (int32_t g = 4; g < 8; g++)
+            assert_pl_ok(pl_topology_release(t, all[g], PL_RES_UNITS, 1));
+        rs.n = 1;
+        pl_job *q[2] = {y, x};
+        assert_pl_ok(pl_policy_decide(p, &o, t, rs.r, rs.n, q, 2, &d));
+        assert_pl_ok(pl_decision_get(d, 1, &info));
+        assert_int_equal(info.kind, PL_DECISION_PLACED);
+        assert_int_equal(info.machine, machine_vertex(t, all[4]));
+        assert_pl_ok(pl_decision_get(d, 0, &info));
+        assert_int_not_equal(info.kind, PL_DECISION_PLACED);
+        pl_decision_free(d);
+        pl_policy_free(p);
+        pl_job_free(x);
+        pl_job_free(y);
+        pl_job_free(fg);
+        pl_topology_free(t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -299,6 +429,8 @@ int main(void)
         cmocka_unit_test(test_bad_network_load),
         cmocka_unit_test(test_shared_gpus_distinct),
         cmocka_unit_test(test_running_kept),
+        cmocka_unit_test(test_quad_rounds),
+        cmocka_unit_test(test_quad_waited),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

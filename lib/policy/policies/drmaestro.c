@@ -30,28 +30,34 @@ static const char *why(pl_drm_outcome o)
     }
 }
 
-/* Decision for one placed job: task t's GPU (-1 for a task that asks for
- * none; its host is then the package where its cores start), the machine
+/* Decision for one placed job, one entry per task of the job the policy
+ * was given (a slot of a task of several GPUs, first[]: regroup()): a
+ * task's GPUs on its entries in turn (-1 for a task that asks for none;
+ * its host is then the package where its cores start), the machine
  * holding every host (-1 when they span machines or a GPU is in a pool),
  * the GPUs serving a task whose cores are on another machine (remote),
  * Eq. (3) over the GPUs (-1 when two of them have no link path) and the
  * utility Ut of Eq. 6. */
-static pl_status placed(const pl_policy_request *req, const pl_drm_job_request *q,
-                        const pl_drm_placement *p, pl_drm_cons *cons, pl_decision *out, int32_t i,
-                        int *ok)
+static pl_status placed(const pl_policy_request *req, const pl_drm_job_request *q, const int32_t *first,
+                        const pl_drm_placement *p, pl_drm_cons *cons, pl_decision *out, int32_t i, int *ok)
 {
     *ok = 0;
-    const pl_job *job = q->job;
-    const int32_t k = pl_job_task_count(job);
-    int32_t *g = pl_alloc((size_t)k, sizeof *g), *gl = pl_alloc((size_t)p->gpus + 1, sizeof *gl);
+    const int32_t nt = pl_job_task_count(q->job), k = first ? first[nt] : nt;
+    int32_t *g = pl_alloc((size_t)k + 1, sizeof *g), *gl = pl_alloc((size_t)p->gpus + 1, sizeof *gl);
+    int32_t *next = pl_alloc((size_t)nt + 1, sizeof *next), *task_of = pl_alloc((size_t)k + 1, sizeof *task_of);
     int64_t *dist = pl_alloc((size_t)p->gpus * (size_t)p->gpus + 1, sizeof *dist);
-    pl_status st = !g || !gl || !dist ? PL_ENOMEM : PL_OK;
-    for (int32_t t = 0; t < k && !st; t++)
-        g[t] = -1;
+    pl_status st = !g || !gl || !dist || !next || !task_of ? PL_ENOMEM : PL_OK;
+    for (int32_t t = 0; t < nt && !st; t++) {
+        next[t] = first ? first[t] : t;
+        for (int32_t e = next[t]; e < (first ? first[t + 1] : t + 1); e++)
+            task_of[e] = t;
+    }
+    for (int32_t e = 0; e < k && !st; e++)
+        g[e] = -1;
     int32_t machine = -2, remote = 0;
     for (int32_t x = 0; x < p->gpus && !st; x++) {
         int32_t tm = -1, gm = -1, task = p->gpu[x].task;
-        g[task] = gl[x] = p->gpu[x].gpu;
+        g[next[task]++] = gl[x] = p->gpu[x].gpu;
         if ((st = pl_topology_ancestor(req->topo, gl[x], PL_VK_MACHINE, &gm)) == PL_ENOTFOUND)
             st = PL_OK; /* a pool's GPU */
         if (!st && p->machine[task] >= 0 &&
@@ -61,21 +67,21 @@ static pl_status placed(const pl_policy_request *req, const pl_drm_job_request *
     }
     /* A task without a GPU runs where its cores are: the first package of
      * its machine, where pl_plan_build_spread starts taking them. */
-    int32_t *host = pl_alloc((size_t)k, sizeof *host);
+    int32_t *host = pl_alloc((size_t)k + 1, sizeof *host);
     if (!host && !st)
         st = PL_ENOMEM;
-    for (int32_t t = 0; t < k && !st; t++) {
-        int32_t c = 0, pkg = -1;
-        host[t] = g[t];
-        if (g[t] < 0 && (st = pl_topology_descendants(req->topo, p->machine[t], PL_VK_PACKAGE, &pkg, 1, &c)) ==
+    for (int32_t e = 0; e < k && !st; e++) {
+        int32_t c = 0, pkg = -1, t = task_of[e];
+        host[e] = g[e];
+        if (g[e] < 0 && (st = pl_topology_descendants(req->topo, p->machine[t], PL_VK_PACKAGE, &pkg, 1, &c)) ==
                             PL_ELIMIT)
             st = PL_OK;
-        if (!st && g[t] < 0 && c == 0)
+        if (!st && g[e] < 0 && c == 0)
             st = pl_err(PL_EINTERNAL, "drmaestro: task %d of job %d is on a machine without a package", t, i);
-        if (g[t] < 0)
-            host[t] = pkg;
+        if (g[e] < 0)
+            host[e] = pkg;
         int32_t m = -1;
-        if (!st && pl_topology_ancestor(req->topo, host[t], PL_VK_MACHINE, &m))
+        if (!st && pl_topology_ancestor(req->topo, host[e], PL_VK_MACHINE, &m))
             m = -1; /* a pool's GPU */
         machine = machine == -2 || machine == m ? m : -1;
     }
@@ -87,33 +93,75 @@ static pl_status placed(const pl_policy_request *req, const pl_drm_job_request *
     if (!st && broken) {
         pl_decision_info w = {.kind = PL_DECISION_WAITING, .machine = -1, .slowdown = 1, .reason = broken};
         st = pl_decision_set(out, i, &w);
-        free(host);
-        free(g);
-        free(gl);
-        free(dist);
-        return st;
+    } else {
+        if (!st)
+            st = pl_topology_distance_matrix(req->topo, gl, p->gpus, dist);
+        int connected = 1;
+        for (int64_t x = 0; x < (int64_t)p->gpus * p->gpus && !st; x++)
+            connected &= dist[x] >= 0;
+        if (!st && connected)
+            st = pl_comm_cost(dist, p->gpus, &info.comm_cost);
+        else if (!st)
+            info.comm_cost = -1;
+        if (!st) {
+            info.utility = q->tau > 0 ? pl_drm_utility(q->phi, q->tau, 1) : 1; /* no goal: met */
+            st = pl_decision_set(out, i, &info);
+        }
+        if (!st)
+            st = pl_decision_set_remote(out, i, remote);
+        *ok = st == PL_OK;
     }
-    if (!st)
-        st = pl_topology_distance_matrix(req->topo, gl, p->gpus, dist);
-    int connected = 1;
-    for (int64_t x = 0; x < (int64_t)p->gpus * p->gpus && !st; x++)
-        connected &= dist[x] >= 0;
-    if (!st && connected)
-        st = pl_comm_cost(dist, p->gpus, &info.comm_cost);
-    else if (!st)
-        info.comm_cost = -1;
-    if (!st) {
-        info.utility = q->tau > 0 ? pl_drm_utility(q->phi, q->tau, 1) : 1; /* no goal: met */
-        st = pl_decision_set(out, i, &info);
-    }
-    if (!st)
-        st = pl_decision_set_remote(out, i, remote);
-    *ok = st == PL_OK;
     free(host);
     free(g);
     free(gl);
     free(dist);
+    free(next);
+    free(task_of);
     return st;
+}
+
+/* A slot job (job_slots.c) regrouped as DRMaestro's own model has it: one
+ * task T(k,m) per task of the user's job (pl_job::slot_of), with its k GPU
+ * sub-tasks G(k,m,z), so phase 1 gives the task one machine and phase 2
+ * its k GPUs, which the co-location filter holds on that machine
+ * (drmaestro_coloc.c). A task is its first slot's demand (which carries
+ * the task's cores, memory and bandwidth) with its k GPUs. *out gets the
+ * regrouped job, *first_out [tasks + 1] the first slot of each task and
+ * the slot count; both NULL for a job that is no slot job. */
+static pl_status regroup(const pl_job *slot, pl_job **out, int32_t **first_out)
+{
+    *out = NULL;
+    *first_out = NULL;
+    if (!pl_job_is_slot_job(slot))
+        return PL_OK;
+    const pl_job *user = slot->slot_of;
+    const int32_t nt = pl_job_task_count(user);
+    int32_t *first = pl_alloc((size_t)nt + 1, sizeof *first), f = 0;
+    pl_job *m = NULL;
+    pl_status st = first ? pl_job_create(pl_job_name(slot), &m) : PL_ENOMEM;
+    for (int32_t t = 0; t < nt && !st; t++) {
+        pl_task_demand u, d;
+        if (!(st = pl_job_task(user, t, &u)) && !(st = pl_job_task(slot, f, &d))) {
+            d.gpus = u.gpus > 1 ? u.gpus : d.gpus;
+            first[t] = f;
+            f += u.gpus > 1 ? (int32_t)u.gpus : 1;
+            st = pl_job_add_task(m, &d, NULL);
+        }
+    }
+    if (!st && f != pl_job_task_count(slot))
+        st = pl_err(PL_EINTERNAL, "drmaestro: job \"%s\" has %d slots, its tasks %d", pl_job_name(slot),
+                    (int)pl_job_task_count(slot), (int)f);
+    if (!st)
+        st = pl_job_copy_goals(slot, m);
+    if (st) {
+        pl_job_free(m);
+        free(first);
+        return st;
+    }
+    first[nt] = f;
+    *out = m;
+    *first_out = first;
+    return PL_OK;
 }
 
 /* The largest cores and memory of one machine, and the GPUs of the
@@ -148,9 +196,6 @@ static const char *refusal(const pl_job *job, const cluster_max *m)
         return "the job has no tasks";
     if (pl_job_gpu_model(job)[0])
         return "drmaestro does not choose GPUs by model (a GPU model is required)";
-    if (pl_job_is_slot_job(job))
-        return "drmaestro gives each task one GPU, local or remote: it cannot hold the GPUs of a task of "
-               "several on one machine";
     int64_t gpus = 0;
     for (int32_t t = 0; t < pl_job_task_count(job); t++) {
         pl_task_demand d;
@@ -371,15 +416,21 @@ static pl_status own_gpus(drm_state *s, const pl_topology *topo, int64_t id, con
  * scheduler shows the policies only jobs holding a GPU, so a CPU-only job
  * (the scenario's warm-up) leaves the networks when placed; that changes
  * no decision (doc/drmaestro.md). */
-static int32_t add_running(const pl_policy_request *req, drm_state *s, pl_drm_job_request *reqs,
-                           int32_t nreq)
+static pl_status add_running(const pl_policy_request *req, drm_state *s, pl_drm_job_request *reqs,
+                             int32_t nreq, pl_job **regrouped, int32_t *count)
 {
     int32_t n = nreq;
-    for (int32_t i = 0; i < req->nrunning; i++) {
+    pl_status st = PL_OK;
+    for (int32_t i = 0; i < req->nrunning && !st; i++) {
         int64_t id;
         const pl_job *job = req->running[i].job;
+        int32_t *first = NULL;
         int dup = 0;
-        if (!job || !running_id(s, &req->running[i], &id) || !drm_kept(s->drm, id, job))
+        if (!job || !running_id(s, &req->running[i], &id) || (st = regroup(job, &regrouped[i], &first)))
+            continue;
+        free(first);
+        job = regrouped[i] ? regrouped[i] : job;
+        if (!drm_kept(s->drm, id, job))
             continue;
         for (int32_t k = 0; k < n && !dup; k++)
             dup = reqs[k].id == id; /* queued again, or a GPU reused: not ours */
@@ -387,7 +438,8 @@ static int32_t add_running(const pl_policy_request *req, drm_state *s, pl_drm_jo
             reqs[n++] = (pl_drm_job_request){.id = id, .job = job, .running = 1};
     }
     s->kept = n - nreq;
-    return n;
+    *count = n;
+    return st;
 }
 
 /* Job j's request: phi its solo time on its GPUs packed on one socket, tau
@@ -407,16 +459,20 @@ static void make_request(const pl_profile_set *ps, const pl_job *job, int64_t id
 }
 
 /* The GPU phase's filter: the job's constraints (when a queued job has
- * some) and the co-location filter. */
+ * some; they are on the slots, first[req] maps a regrouped task to its
+ * first slot) and the co-location filter. */
 typedef struct admit_both {
     pl_drm_cons *cons;
     pl_drm_coloc *coloc;
+    int32_t **first;
+    int32_t nfirst;
 } admit_both;
 
 static int admit(void *ctx, int32_t req, int32_t task, int32_t provider)
 {
     const admit_both *a = ctx;
-    return (!a->cons || pl_drm_cons_admit(a->cons, req, task, provider)) &&
+    int32_t slot = req >= 0 && req < a->nfirst && a->first[req] ? a->first[req][task] : task;
+    return (!a->cons || pl_drm_cons_admit(a->cons, req, slot, provider)) &&
            pl_drm_coloc_admit(a->coloc, req, task, provider);
 }
 
@@ -477,8 +533,11 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
     pl_drm_job_request *reqs = pl_alloc((size_t)n + (size_t)req->nrunning + 1, sizeof *reqs);
     double *tables = pl_alloc(2 * (size_t)n + 1, sizeof *tables);
     int32_t *queue_index = pl_alloc((size_t)n + 1, sizeof *queue_index); /* request -> queue */
-    pl_status st = !reqs || !tables || !queue_index || !ids ? PL_ENOMEM : PL_OK;
-    int32_t nreq = 0;
+    /* request -> its slot job regrouped and the first slot of each task (regroup()), NULL */
+    pl_job **regrouped = pl_alloc((size_t)n + (size_t)req->nrunning + 1, sizeof *regrouped);
+    int32_t **first = pl_alloc((size_t)n + 1, sizeof *first);
+    pl_status st = !reqs || !tables || !queue_index || !ids || !regrouped || !first ? PL_ENOMEM : PL_OK;
+    int32_t nreq = 0, nall = 0;
     cluster_max cm;
     s->kept = 0;
     measure(req->topo, &cm);
@@ -490,7 +549,7 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
         st = pl_drm_coloc_create(req, s->drm, n, &coloc);
     /* The constraints filter only when a queued job has constraints:
      * otherwise every provider admits every task. */
-    admit_both both = {.cons = NULL, .coloc = coloc};
+    admit_both both = {.cons = NULL, .coloc = coloc, .first = first, .nfirst = n};
     for (int32_t i = 0; i < n && !st; i++)
         if (pl_job_has_constraints(req->queue[i])) {
             both.cons = cons;
@@ -502,8 +561,12 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
         if (!no)
             st = pl_drm_cons_refusal(cons, req->queue[i], &no);
         int64_t id = 0;
-        if (!st && !no && !(st = job_id(s, req->queue[i], &id)))
+        const pl_job *key = pl_job_is_slot_job(req->queue[i]) ? req->queue[i]->slot_of : req->queue[i];
+        if (!st && !no && !(st = job_id(s, key, &id)) &&
+            !(st = regroup(req->queue[i], &regrouped[nreq], &first[nreq]))) {
             make_request(ps, req->queue[i], id, &tables[2 * nreq], &reqs[nreq]);
+            reqs[nreq].job = regrouped[nreq] ? regrouped[nreq] : req->queue[i];
+        }
         if (st)
             break;
         if (no)
@@ -515,13 +578,15 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
             double sf = s->network_aware ? pl_drm_slowdown(&reqs[nreq].sensitivity, req->opts->network_load)
                                          : tables[2 * nreq];
             int level = (int)(s->age[id] / (s->max_postpone > 0 ? s->max_postpone : 1));
-            pl_drm_coloc_bind(coloc, nreq, req->queue[i], s->max_postpone > 0 ? level : 2, sf, s->local_only);
+            pl_drm_coloc_bind(coloc, nreq, reqs[nreq].job, s->max_postpone > 0 ? level : 2, sf, s->local_only);
             ids[nreq] = id;
             queue_index[nreq++] = i;
         }
     }
     if (!st && nreq > 0)
-        st = pl_drm_round(s->drm, work, reqs, add_running(req, s, reqs, nreq), req->opts->network_load, 0, NULL);
+        st = add_running(req, s, reqs, nreq, regrouped + n, &nall);
+    if (!st && nreq > 0)
+        st = pl_drm_round(s->drm, work, reqs, nall, req->opts->network_load, 0, NULL);
     int32_t nplaced = 0;
     for (int32_t r = 0; r < nreq && !st; r++) {
         const int32_t i = queue_index[r];
@@ -539,7 +604,7 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
             if (!st && !ok)
                 st = set_kind(out, i, PL_DECISION_POSTPONED,
                               "drmaestro: every free GPU's socket neighbours would make it miss its QoS goal");
-            else if (!st && !(st = placed(req, &reqs[r], &lp, cons, out, i, &ok)) && ok)
+            else if (!st && !(st = placed(req, &reqs[r], first[r], &lp, cons, out, i, &ok)) && ok)
                 st = attach_plan(work, reqs[r].job, &lp, out, i);
             if (!st && ok)
                 st = own_gpus(s, req->topo, ids[r], &lp);
@@ -565,6 +630,12 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
     }
     drm_set_admit(s->drm, NULL, NULL); /* cons and coloc die with this call */
     pl_drm_coloc_free(coloc);
+    for (int32_t r = 0; regrouped && r < n + req->nrunning; r++)
+        pl_job_free(regrouped[r]);
+    for (int32_t r = 0; first && r < n; r++)
+        free(first[r]);
+    free(regrouped);
+    free(first);
     free(ids);
     free(reqs);
     free(tables);

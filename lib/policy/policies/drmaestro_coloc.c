@@ -169,15 +169,17 @@ static int32_t home_of(pl_drm_coloc *k, int32_t r, int32_t task)
 }
 
 /* Without disaggregation a GPU task's home must have a free GPU (phase 1),
- * and its GPU phase admits only that home. */
+ * and its GPU phase admits only that home. A task of several GPUs is held
+ * so in every variant: its GPUs are one machine's, the machine of its
+ * cores (doc/drmaestro.md, "Tasks of several GPUs"). */
 static int local_admit(pl_drm_coloc *k, int32_t r, int32_t task, int32_t provider)
 {
     pl_task_demand d;
     if (pl_job_task(k->req_job[r], task, &d) || d.gpus <= 0)
         return 1;
-    if (drm_phase_now(k->drm) == DRM_GPU) { /* a task without cores is local wherever its GPU is */
+    if (drm_phase_now(k->drm) == DRM_GPU) { /* a task of one GPU and no cores is local wherever its GPU is */
         int32_t h = home_of(k, r, task);
-        return h < 0 || provider == h || (d.cores <= 0 && d.memory <= 0);
+        return h < 0 || provider == h || (d.gpus == 1 && d.cores <= 0 && d.memory <= 0);
     }
     int64_t free_units = 0;
     return pl_topology_subtree_amount(k->topo, provider, PL_VK_GPU, PL_RES_UNITS, NULL, &free_units) == PL_OK &&
@@ -187,7 +189,11 @@ static int local_admit(pl_drm_coloc *k, int32_t r, int32_t task, int32_t provide
 int pl_drm_coloc_admit(void *ctx, int32_t r, int32_t task, int32_t provider)
 {
     pl_drm_coloc *k = ctx;
-    if (r < 0 || r >= k->n || (k->local_only && !local_admit(k, r, task, provider)))
+    pl_task_demand d;
+    if (r < 0 || r >= k->n)
+        return 0;
+    int several = pl_job_task(k->req_job[r], task, &d) == PL_OK && d.gpus > 1;
+    if ((k->local_only || several) && !local_admit(k, r, task, provider))
         return 0;
     if (drm_phase_now(k->drm) != DRM_GPU || k->level[r] >= 2)
         return 1;
@@ -210,6 +216,8 @@ int pl_drm_coloc_choose(pl_drm_coloc *k, int32_t r, int32_t *gpus, const int32_t
     int left = 0;
     for (int32_t x = 0; x < nother; x++)
         k->gpu_taken[other[x]]++;
+    for (int32_t x = 0; x < ngpus; x++) /* nor a GPU the job holds already */
+        k->gpu_taken[gpus[x]]++;
     for (int32_t x = 0; x < ngpus; x++) {
         int32_t m = -1, g;
         int any;
@@ -218,13 +226,17 @@ int pl_drm_coloc_choose(pl_drm_coloc *k, int32_t r, int32_t *gpus, const int32_t
         double sf = home[x] < 0 || (m >= 0 && m == home[x]) ? 1 : k->sf[r];
         if (fits(k, type, k->sock[gpus[x]], sf, k->level[r]))
             continue;
-        if (m >= 0 && (g = clean_gpu(k, r, m, sf, &any)) >= 0)
+        if (m >= 0 && (g = clean_gpu(k, r, m, sf, &any)) >= 0) {
+            k->gpu_taken[gpus[x]]--;
+            k->gpu_taken[g]++;
             gpus[x] = g;
-        else
+        } else
             left++;
     }
     for (int32_t x = 0; x < nother; x++)
         k->gpu_taken[other[x]]--;
+    for (int32_t x = 0; x < ngpus; x++)
+        k->gpu_taken[gpus[x]]--;
     if (left == 0)
         for (int32_t x = 0; x < ngpus; x++) {
             join(k, type, gpus[x]);

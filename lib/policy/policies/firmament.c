@@ -24,6 +24,8 @@
 #include <placement/flownet.h>
 #include "internal/policy_impl.h"
 #include "internal/columns.h"
+#include "internal/job_model.h"
+#include "internal/job_impl.h"
 
 enum { FM_OMEGA = 10, FM_PSI = 4, FM_XI = 2 };
 
@@ -277,6 +279,31 @@ static int64_t slots(const pl_topology *t, int32_t m, const pl_task_demand *dmax
     return n;
 }
 
+/* The demand task k of job counts for in the machines' slot size: its
+ * own, except that the first slot of a task of n GPUs in a slot job
+ * (job_slots.c; it carries the whole task's cores and memory, the others
+ * none) counts an n-th of them, as each of the task's n units of flow
+ * stands for that share: as its own, a 4-GPU task of 8 cores would make a
+ * slot 8 cores and a 20-core Minsky 2 slots, never enough for its 4. */
+static pl_status slot_share(const pl_job *job, int32_t k, pl_task_demand *d)
+{
+    pl_status st = pl_job_task(job, k, d);
+    if (st || !pl_job_is_slot_job(job))
+        return st;
+    const pl_job *user = job->slot_of;
+    for (int32_t t = 0, f = 0; t < pl_job_task_count(user) && f <= k && !st; t++) {
+        pl_task_demand u;
+        if ((st = pl_job_task(user, t, &u)) || f != k || u.gpus <= 1) {
+            f += u.gpus > 1 ? (int32_t)u.gpus : 1;
+            continue;
+        }
+        d->cores = (d->cores + u.gpus - 1) / u.gpus;
+        d->memory = (d->memory + u.gpus - 1) / u.gpus;
+        break;
+    }
+    return st;
+}
+
 /* Apply the job's constraints to task k (pl_drm_cons, as drmaestro): undo
  * last round's restriction, then, when some machine refuses the task, close
  * its routes and add an arc to each admitting machine, costed as the route
@@ -371,13 +398,13 @@ static pl_status set_kind(pl_decision *out, int32_t i, pl_decision_kind kind, co
 }
 
 /* Job j's resources on the machines the flow gave its tasks (on machine
- * index `only` for all of them when >= 0): the first free GPUs there,
+ * index at[t] for task t when at is not NULL): the first free GPUs there,
  * cores and memory spread from the first package. *ok 0: they
  * do not fit (a smaller slot than the largest demand was counted); -1: a
  * pair constraint (anti-affinity, collocation, a single-node job split) is
  * broken, decision WAITING set. */
-static pl_status realise(const fm_state *s, pl_topology *work, pl_drm_cons *cons, const fm_job *j, int32_t only,
-                         pl_decision *out, int32_t i, int *ok)
+static pl_status realise(const fm_state *s, pl_topology *work, pl_drm_cons *cons, const fm_job *j,
+                         const int32_t *at, pl_decision *out, int32_t i, int *ok)
 {
     const int32_t k = j->ntasks;
     int32_t *mach = pl_alloc((size_t)k, sizeof *mach), *g = pl_alloc((size_t)k, sizeof *g);
@@ -388,7 +415,7 @@ static pl_status realise(const fm_state *s, pl_topology *work, pl_drm_cons *cons
     *ok = 1;
     for (int32_t t = 0; t < k && !st && *ok; t++) {
         pl_task_demand d;
-        int32_t m = s->mvert[only >= 0 ? only : j->t[t].machine], buf[64], n = 0;
+        int32_t m = s->mvert[at ? at[t] : j->t[t].machine], buf[64], n = 0;
         mach[t] = m;
         g[t] = -1;
         machine = machine == -2 || machine == m ? m : -1;
@@ -442,26 +469,129 @@ static pl_status realise(const fm_state *s, pl_topology *work, pl_drm_cons *cons
     return st;
 }
 
+/* A class's GPUs: its tasks' that ask for one. */
+static int32_t class_gpus(const fm_job *j, const int32_t *cls, int32_t c)
+{
+    int32_t n = 0;
+    for (int32_t t = 0; t < j->ntasks; t++) {
+        pl_task_demand d;
+        n += cls[t] == c && pl_job_task(j->job, t, &d) == PL_OK && d.gpus > 0;
+    }
+    return n;
+}
+
+/* Whether machine m may hold task rep's class: its node constraints admit
+ * every task of it and no task placed there before is anti-collocated
+ * with one of them. */
+static int class_may(const fm_state *s, pl_drm_cons *cons, int32_t i, const fm_job *j, const int32_t *cls,
+                     const uint8_t *done, const int32_t *at, int32_t rep, int32_t m)
+{
+    for (int32_t t = 0; t < j->ntasks; t++) {
+        if (cls[t] != cls[rep])
+            continue;
+        if (!pl_drm_cons_admit(cons, i, t, s->mvert[m]))
+            return 0;
+        for (int32_t u = 0; u < j->ntasks; u++)
+            if (done[u] && at[u] == m && pl_job_anti_collocated(j->job, t, u))
+                return 0;
+    }
+    return 1;
+}
+
+/* When the flow split collocated tasks over machines (a class of
+ * pl_job_collocation_classes: the slots of a task of several GPUs, tasks
+ * collocated by the user), the job's classes, the most GPUs first (lowest
+ * task on a tie), each go whole to one of the machines the flow gave the
+ * job that may hold it (class_may): best fit, the one with the fewest
+ * GPUs free (after the classes before) that holds the class, else the one
+ * with the most. The flow
+ * cannot keep a class together and re-solving gives the same split; best
+ * fit over the job's machines finds the packing the flow's counts allowed
+ * (a 3- and a 4-GPU task on machines of 3 and 4 free GPUs). *at: machine
+ * index per task; *split 0: nothing split, at is the flow's. */
+static pl_status mend_classes(const fm_state *s, const pl_topology *work, pl_drm_cons *cons, int32_t i,
+                              const fm_job *j, int32_t *at, int *split)
+{
+    const int32_t k = j->ntasks;
+    int32_t *cls = pl_alloc((size_t)k + 1, sizeof *cls), *want = pl_alloc((size_t)k + 1, sizeof *want);
+    int64_t *left = pl_alloc((size_t)s->nmach + 1, sizeof *left);
+    uint8_t *used = pl_alloc((size_t)s->nmach + 1, 1), *done = pl_alloc((size_t)k + 1, 1);
+    pl_status st = cls && want && left && used && done ? PL_OK : PL_ENOMEM;
+    *split = 0;
+    if (!st && pl_job_collocation_classes(j->job, 0, cls) < 0)
+        st = PL_ENOMEM;
+    for (int32_t t = 0; t < k && !st; t++) {
+        at[t] = j->t[t].machine;
+        used[at[t]] = 1;
+        for (int32_t u = 0; u < t && !*split; u++)
+            *split = cls[u] == cls[t] && at[u] != at[t];
+    }
+    for (int32_t m = 0; m < s->nmach && !st && *split; m++)
+        if (used[m] && pl_topology_subtree_amount(work, s->mvert[m], PL_VK_GPU, PL_RES_UNITS, NULL, &left[m]))
+            left[m] = 0;
+    for (int32_t t = 0; t < k && !st && *split; t++)
+        want[t] = class_gpus(j, cls, cls[t]);
+    for (int32_t round = 0; round < k && !st && *split; round++) {
+        int32_t rep = -1; /* the next class: the most GPUs, then the lowest task */
+        for (int32_t t = 0; t < k; t++)
+            if (!done[t] && (rep < 0 || want[t] > want[rep]))
+                rep = t;
+        if (rep < 0)
+            break;
+        int32_t fit = -1, big = -1;
+        for (int32_t m = 0; m < s->nmach; m++) {
+            if (!used[m] || !class_may(s, cons, i, j, cls, done, at, rep, m))
+                continue;
+            if (left[m] >= want[rep] && (fit < 0 || left[m] < left[fit]))
+                fit = m;
+            if (big < 0 || left[m] > left[big])
+                big = m;
+        }
+        int32_t to = fit >= 0 ? fit : big; /* -1: no machine may hold it, it stays split (and waits) */
+        for (int32_t t = 0; t < k; t++)
+            if (cls[t] == cls[rep]) {
+                at[t] = to >= 0 ? to : at[t];
+                done[t] = 1;
+            }
+        if (to >= 0)
+            left[to] -= want[rep];
+    }
+    free(cls);
+    free(want);
+    free(left);
+    free(used);
+    free(done);
+    return st;
+}
+
 /* realise(), except that a single-node job the flow split over machines
- * is tried whole on each machine the flow used, in task order (the flow
- * cannot keep a job's tasks together; re-solving gives the same split). */
+ * is tried whole on each machine the flow used, in task order, and the
+ * split collocation classes of a multi-node job are mended first. */
 static pl_status realise_whole(const fm_state *s, pl_topology *work, pl_drm_cons *cons, const fm_job *j,
                                pl_decision *out, int32_t i, int *ok)
 {
     int split = 0;
     for (int32_t t = 1; t < j->ntasks; t++)
         split |= j->t[t].machine != j->t[0].machine;
-    if (!split || !pl_job_single_node(j->job))
-        return realise(s, work, cons, j, -1, out, i, ok);
-    pl_status st = PL_OK;
-    *ok = 0;
-    for (int32_t t = 0; t < j->ntasks && !st && *ok == 0; t++) {
-        int seen = 0;
-        for (int32_t u = 0; u < t; u++)
-            seen |= j->t[u].machine == j->t[t].machine;
-        if (!seen)
-            st = realise(s, work, cons, j, j->t[t].machine, out, i, ok);
+    int32_t *at = split ? pl_alloc((size_t)j->ntasks, sizeof *at) : NULL;
+    pl_status st = split && !at ? PL_ENOMEM : PL_OK;
+    if (!st && split && !pl_job_single_node(j->job) && !(st = mend_classes(s, work, cons, i, j, at, &split)))
+        st = realise(s, work, cons, j, split ? at : NULL, out, i, ok);
+    else if (!st && !split)
+        st = realise(s, work, cons, j, NULL, out, i, ok);
+    else if (!st) {
+        *ok = 0;
+        for (int32_t t = 0; t < j->ntasks && !st && *ok == 0; t++) {
+            int seen = 0;
+            for (int32_t u = 0; u < t; u++)
+                seen |= j->t[u].machine == j->t[t].machine;
+            for (int32_t u = 0; u < j->ntasks && !seen; u++)
+                at[u] = j->t[t].machine;
+            if (!seen)
+                st = realise(s, work, cons, j, at, out, i, ok);
+        }
     }
+    free(at);
     return st;
 }
 
@@ -508,7 +638,7 @@ static pl_status fm_pass(fm_state *s, const pl_policy_request *req, const pl_top
             pl_task_demand d;
             if ((pass == 0 || constrained) && (st = restrict_task(s, cons, constrained, i, k, &j->t[k])))
                 break;
-            if ((st = pl_job_task(j->job, k, &d)))
+            if ((st = slot_share(j->job, k, &d)))
                 break;
             pl_arc_info ai;
             if (pass == 0 && !(st = pl_flownet_get_arc(s->net, j->t[k].arc_x, &ai)))

@@ -35,6 +35,9 @@ struct pl_job {
     double min_utility, slo, arrival, duration;
     int single_node;
     int slot_job;                  /* made by pl_job_slots(): some of its tasks are one multi-GPU task */
+    const pl_job *slot_of;         /* a slot job's user job (identity only: a policy that keeps state
+                                      per job across rounds keys it by this, the slot job being new
+                                      in every call); NULL otherwise */
     const pl_jobset *owner;        /* the set that frees it, NULL when free-standing */
 };
 
