@@ -19,6 +19,9 @@ typedef struct replay {
     const double **byend; /* departures: pointers into end, sorted */
     double t, lo, hi, active_int, sigma_int, bound_int;
     double running, cap; /* cores of the running VMs; the largest node's cores */
+    pl_conline_observer observe; /* or NULL */
+    void *ctx;
+    pl_status obs_st;    /* the observer's first error */
 } replay;
 
 static int32_t active_nodes(const pstate *s)
@@ -34,7 +37,10 @@ static void advance(replay *r, double t)
 {
     if (t <= r->t)
         return;
-    r->active_int += active_nodes(&r->s) * (t - r->t);
+    int32_t active = active_nodes(&r->s);
+    r->active_int += active * (t - r->t);
+    if (r->observe && !r->obs_st)
+        r->obs_st = r->observe(r->ctx, r->t, t, r->kc, r->km, r->members, active);
     r->bound_int += (r->cap > 0 ? ceil(r->running / r->cap - 1e-9) : 0) * (t - r->t);
     double a = r->t > r->lo ? r->t : r->lo, b = t < r->hi ? t : r->hi;
     if (b > a)
@@ -150,7 +156,7 @@ static pl_status run(replay *r, const pl_conline_vm *vms, int alg, const pl_cons
     double last = vms[n - 1].create, snap = 0;
     pl_status st = PL_OK;
     r->t = vms[0].create;
-    for (int32_t u = 0; u < n && st == PL_OK; u++) {
+    for (int32_t u = 0; u < n && st == PL_OK && !r->obs_st; u++) {
         advance(r, vms[u].create);
         st = create(r, vms, u, alg, o, res);
         if (vms[u].create <= r->lo)
@@ -162,7 +168,7 @@ static pl_status run(replay *r, const pl_conline_vm *vms, int alg, const pl_cons
             r->byend[gone++] = &r->end[u];
         }
     qsort(r->byend, (size_t)gone, sizeof *r->byend, cmp_end);
-    for (int32_t i = 0; i < gone && st == PL_OK; i++) {
+    for (int32_t i = 0; i < gone && st == PL_OK && !r->obs_st; i++) {
         advance(r, *r->byend[i]);
         depart(r, (int32_t)(r->byend[i] - r->end));
     }
@@ -171,12 +177,20 @@ static pl_status run(replay *r, const pl_conline_vm *vms, int alg, const pl_cons
     res->active = span > 0 ? r->active_int / span : 0;
     res->active_min = span > 0 ? r->bound_int / span : 0;
     res->sigma = r->hi > r->lo ? r->sigma_int / (r->hi - r->lo) : snap;
-    return st;
+    return st ? st : r->obs_st;
 }
 
 pl_status pl_constraint_place_online(pl_constraints *c, const pl_cnodes *nodes,
                                      const pl_constraint_place_opts *opts, const pl_conline_vm *vms,
                                      double win_lo, double win_hi, pl_conline_result *res)
+{
+    return pl_constraint_place_online_observed(c, nodes, opts, vms, win_lo, win_hi, NULL, NULL, res);
+}
+
+pl_status pl_constraint_place_online_observed(pl_constraints *c, const pl_cnodes *nodes,
+                                              const pl_constraint_place_opts *opts, const pl_conline_vm *vms,
+                                              double win_lo, double win_hi, pl_conline_observer observe,
+                                              void *ctx, pl_conline_result *res)
 {
     pl_status st = check(c, nodes, vms, win_lo, win_hi, res);
     if (st != PL_OK)
@@ -212,6 +226,8 @@ pl_status pl_constraint_place_online(pl_constraints *c, const pl_cnodes *nodes,
         for (int32_t i = 0; i < r.s.nn; i++)
             r.cap = nodes->v[i].cores > r.cap ? nodes->v[i].cores : r.cap;
         r.hi = win_hi;
+        r.observe = observe;
+        r.ctx = ctx;
         for (size_t u = 0; u < n; u++)
             r.end[u] = -1;
         st = run(&r, vms, alg, opts, res);

@@ -63,6 +63,28 @@ pl_status pl_constraint_place_online(pl_constraints *c, const pl_cnodes *nodes,
                                      const pl_constraint_place_opts *opts, const pl_conline_vm *vms,
                                      double win_lo, double win_hi, pl_conline_result *res);
 
+/**
+ * \brief Observer of a replay's states: called for each interval [t0, t1)
+ *        between events (t1 > t0) with, per class (unit) k of the resolved
+ *        constraint set, members[k] created VMs running of cores[k] cores
+ *        and mem[k] GB in all (members[k] == 0: not running, sizes
+ *        meaningless), and the active nodes. The arrays are the replay's,
+ *        valid during the call only.
+ * \return ::PL_OK to go on; any other status stops the replay, which returns it.
+ */
+typedef pl_status (*pl_conline_observer)(void *ctx, double t0, double t1, const double *cores, const double *mem,
+                                         const int32_t *members, int32_t active);
+
+/**
+ * \brief pl_constraint_place_online() that also shows each state between
+ *        events to \p observe (NULL: none) with \p ctx. Errors: those of
+ *        pl_constraint_place_online() and the observer's.
+ */
+pl_status pl_constraint_place_online_observed(pl_constraints *c, const pl_cnodes *nodes,
+                                              const pl_constraint_place_opts *opts, const pl_conline_vm *vms,
+                                              double win_lo, double win_hi, pl_conline_observer observe,
+                                              void *ctx, pl_conline_result *res);
+
 #pragma GCC visibility pop
 
 #ifdef __cplusplus

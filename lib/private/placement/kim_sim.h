@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 #include <placement/status.h>
+#include <placement/constraint_sets.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,7 +53,17 @@ typedef struct pl_kim_opts {
                               averaged for Random and IA (default 5, the thesis's); kim-ch4: generated scenarios (default 20). */
     int64_t iterations;  /**< kim-ch2: annealing iterations of sa-placement (default 2000). */
     int32_t setting;     /**< kim-ch4: PL_KIM_CH4_CLUSTER (default) or PL_KIM_CH4_SIMULATION. */
+    int32_t reading;     /**< kim-ch4, for measurements and tests only: PL_KIM_CH4_NO_CAP and/or PL_KIM_CH4_EVEN_TIMES
+                              (other readings of the thesis's setup, doc/results.md); default 0, the stated one. */
+    int check_bound;     /**< kim-ch4, tests only: also replay every algorithm against the constrained bound of its own
+                              running VMs and fail with ::PL_EVERIFY where the bound exceeds its active nodes (cluster). */
 } pl_kim_opts;
+
+/** pl_kim_opts::reading bits. */
+enum {
+    PL_KIM_CH4_NO_CAP = 1,    /**< Nodes used to all 12 cores (no 85 % cap). */
+    PL_KIM_CH4_EVEN_TIMES = 2 /**< Request gaps |normal| (times spread evenly), not sorted normal times. */
+};
 
 /** \brief A standard normal draw (Box-Muller) from the scenario generator \p rng. */
 double pl_kim_normal(uint64_t *rng);
@@ -105,8 +116,26 @@ pl_status pl_kim_ch2(const pl_kim_opts *o, pl_kim_row *rows, int32_t cap, int32_
 pl_status pl_kim_ch3(const pl_kim_opts *o, pl_kim_row *rows, int32_t cap, int32_t *nrows);
 
 /** Rows pl_kim_ch4() writes (es-basic, att-aware, activity-aware, lb-basic, periodic, spot, cores-bound: the
- *  fewest nodes the running VMs' cores need, time-weighted, as n_active_ratio only). */
-#define PL_KIM_CH4_ROWS 7
+ *  fewest nodes the running VMs' cores need, constrained-bound: the fewest nodes that hold them under every
+ *  constraint (pl_kim4_min_nodes(); NaN in the simulation setting), both time-weighted, as n_active_ratio only, of
+ *  ES-basic's running VMs; constrained-bound's extra: the same bound of activity-aware's running VMs). */
+#define PL_KIM_CH4_ROWS 8
+
+/**
+ * \brief The fewest nodes of \p nodes on which the running units of \p c
+ *        (classes k with members[k] > 0, of cores[k] cores and mem[k] GB) can
+ *        all be placed at once: each on a node its filters allow, no two
+ *        anti-affine ones together, within every node's cores and memory;
+ *        any arrangement (an offline optimum: no online algorithm keeps fewer
+ *        nodes active with the same units running). Exact (node subsets by
+ *        size, backtracking over the units), for at most 16 nodes.
+ * \param c resolved on \p nodes (pl_constraints_resolve()); arrays indexed by class.
+ * \param[out] out the node count (0 when nothing runs).
+ * \return ::PL_OK; ::PL_EINVAL (NULL, not resolved on these nodes, more than 16 nodes); ::PL_EINFEASIBLE
+ *         (no set of nodes holds them); ::PL_ENOMEM.
+ */
+pl_status pl_kim4_min_nodes(const pl_constraints *c, const pl_cnodes *nodes, const double *cores, const double *mem,
+                            const int32_t *members, int32_t *out);
 
 /**
  * \brief The kim-ch4 experiment: ch. 4's six constraint-aware algorithms
