@@ -41,7 +41,7 @@ typedef struct pl_job pl_job;
 typedef struct pl_jobset pl_jobset;
 
 /**
- * What one task needs. Zero means "none of it". Three kinds of task
+ * What one task needs. Zero means "none of it". Four kinds of task
  * (placement/policy.h says where each goes and what it takes):
  *  - a GPU task: \c gpus 1 (seed 002: one GPU per task), \c gpu_milli 0;
  *  - a fractional GPU task: \c gpu_milli in 1..999, a share of one GPU
@@ -52,7 +52,7 @@ typedef struct pl_jobset pl_jobset;
  *    machine (a multi-GPU process), \c gpu_memory on each; a decision lists
  *    one entry per GPU of it (placement/policy.h's pl_decision_info), and
  *    its cores and memory sit by the first. Every policy places it (the
- *    DRMaestro ones, whose tasks may take remote GPUs, refuse the job).
+ *    DRMaestro ones keep its GPUs local to its machine, never remote).
  */
 typedef struct pl_task_demand {
     int64_t gpus;          /**< Whole GPUs (seed 002: 1 per task; k > 1: k GPUs of one machine). */
