@@ -199,6 +199,19 @@ typedef struct {} PolicyOptions;
         else
             PLB_FAIL(PL_EINVAL, , "sa-placement: mode '%s' (expected batch or online)", mode ? mode : "(null)");
     }
+    /** sa-placement: the built-in predictor's slowdowns, "lookup" (default: the profiles'
+     *  measured ones) or "tree" (a bagged REPTree learned from the profiles; doc/policies.md 4e). */
+    void set_model(const char *model)
+    {
+        if (!plb_policy_options_is($self, PL_POLICY_EXT_SA, "model"))
+            return;
+        if (model && strcmp(model, "lookup") == 0)
+            $self->sa.model = PL_SA_MODEL_LOOKUP;
+        else if (model && strcmp(model, "tree") == 0)
+            $self->sa.model = PL_SA_MODEL_TREE;
+        else
+            PLB_FAIL(PL_EINVAL, , "sa-placement: model '%s' (expected lookup or tree)", model ? model : "(null)");
+    }
     /** sa-placement: moves tried (the library checks the values when the policy runs). */
     void set_iterations(int64_t n)
     {

@@ -52,6 +52,9 @@ typedef struct SimOptions {
     plb_f64s job_priority;      /* v NULL: not set */
     pl_sim_failure *failures;
     int32_t nfailures, cap_failures;
+    double gpu_share_factor;                /* pl_sim_opts_init()'s unless set */
+    pl_sim_gpu_share_model gpu_share_model;
+    char *usage_traces;                     /* owned; NULL: the built-in patterns only */
 } SimOptions;
 
 typedef struct Sim {
@@ -85,6 +88,7 @@ typedef struct SimRecord {
     int32_t restarts;
     double priority;
     int32_t remote_gpus;
+    bool shared_gpu;
 } SimRecord;
 
 typedef pl_sim_summary SimSummary;
@@ -218,6 +222,13 @@ static void plb_sim_free(Sim *s)
 static int plb_sim_take_options(Sim *s, const SimOptions *more, pl_sim_opts *o)
 {
     int32_t jobs = pl_jobset_count(s->jobs->jobs);
+    /* The library ignores the file under the constant model; a script that names one
+     * surely meant the usage model (the CLI refuses it too). */
+    if (more->usage_traces && more->gpu_share_model != PL_SIM_GPU_SHARE_USAGE) {
+        plb_status = pl_solver_error(PL_EINVAL, "Sim: usage_traces '%s' needs gpu_share_model usage",
+                                     more->usage_traces);
+        return 0;
+    }
     o->startup_delay = more->startup_delay;
     const plb_f64s *arrays[2] = { &more->job_startup_delay, &more->job_priority };
     const char *what[2] = { "startup delays", "priorities" };
@@ -237,6 +248,10 @@ static int plb_sim_take_options(Sim *s, const SimOptions *more, pl_sim_opts *o)
     }
     o->job_startup_delay = s->job_startup_delay;
     o->job_priority = s->job_priority;
+    o->gpu_share_factor = more->gpu_share_factor;
+    o->gpu_share_model = more->gpu_share_model;
+    /* pl_sim_create() reads the file and keeps nothing of the path. */
+    o->usage_traces = more->usage_traces;
     if (more->nfailures > 0) {
         s->failures = malloc(sizeof *s->failures * (size_t)more->nfailures);
         if (!s->failures) {
@@ -299,6 +314,7 @@ typedef struct {
     int32_t restarts;       /* times a device failure killed it */
     double priority;
     int32_t remote_gpus;
+    bool shared_gpu;        /* another job held one of its GPUs at the same time (doc/simulator.md 3c) */
 } SimRecord;
 
 %nodefaultctor SimSummary;
@@ -313,6 +329,7 @@ typedef struct {
     int32_t failures, jobs_killed;
     double lost_gpu_seconds;
     int32_t remote_jobs;
+    int32_t shared_jobs, qos_violations;
 } SimSummary;
 
 /** One point of the utilisation time series (doc/simulator.md sec. 5b;
@@ -462,7 +479,7 @@ typedef struct {
         *r = (SimRecord){ c.job, name, plb_sim_state_name(c.state), c.ngpus, c.arrival, c.start,
                           c.finish, c.wait, c.run_time, c.ideal_time, c.slowdown, c.utility,
                           c.min_utility, c.below_min_utility != 0, c.cross_socket != 0, c.machine,
-                          c.placed, c.restarts, c.priority, c.remote_gpus };
+                          c.placed, c.restarts, c.priority, c.remote_gpus, c.shared_gpu != 0 };
         return r;
     }
     /** The aggregates of the run. */
@@ -500,12 +517,17 @@ typedef struct {
 }
 
 %extend SimOptions {
-    /** No options: no startup delay, priorities or failures. */
+    /** No options: no startup delay, priorities or failures; the constant GPU share model
+     *  with the default factor (pl_sim_opts_init()). */
     SimOptions()
     {
         SimOptions *o = calloc(1, sizeof *o);
         if (!o)
             PLB_FAIL(PL_ENOMEM, NULL, "out of memory");
+        pl_sim_opts d;
+        pl_sim_opts_init(&d);
+        o->gpu_share_factor = d.gpu_share_factor;
+        o->gpu_share_model = d.gpu_share_model;
         return o;
     }
     ~SimOptions()
@@ -513,7 +535,33 @@ typedef struct {
         free($self->job_startup_delay.v);
         free($self->job_priority.v);
         free($self->failures);
+        free($self->usage_traces);
         free($self);
+    }
+    /** Device-side slowdown of jobs sharing a GPU under the constant model, and of a pair without
+     *  usage patterns under the usage model (>= 1; checked when the Sim is created;
+     *  doc/simulator.md 3c). */
+    void set_gpu_share_factor(double factor) { $self->gpu_share_factor = factor; }
+    /** How co-tenants of a GPU slow each other: "constant" (default: the share factor) or
+     *  "usage" (their workloads' GPU usage patterns replayed together; doc/simulator.md 3c). */
+    void set_gpu_share_model(const char *model)
+    {
+        if (model && strcmp(model, "constant") == 0)
+            $self->gpu_share_model = PL_SIM_GPU_SHARE_CONSTANT;
+        else if (model && strcmp(model, "usage") == 0)
+            $self->gpu_share_model = PL_SIM_GPU_SHARE_USAGE;
+        else
+            PLB_FAIL(PL_EINVAL, , "gpu_share_model '%s' (expected constant or usage)", model ? model : "(null)");
+    }
+    /** The usage model's usage-pattern CSV (None / nil: the built-in patterns only); read when
+     *  the Sim is created (IOError, ParseError there). */
+    void set_usage_traces(const char *path = NULL)
+    {
+        char *p = NULL;
+        if (path && !(p = strdup(path)))
+            PLB_FAIL(PL_ENOMEM, , "out of memory");
+        free($self->usage_traces);
+        $self->usage_traces = p;
     }
     /** Seconds from every job's placement to the start of its tasks. */
     void set_startup_delay(double seconds) { $self->startup_delay = seconds; }

@@ -119,11 +119,11 @@ local kinds = { [0] = "placed", "postponed", "waiting", "rejected" }
 -- taking each (PolicyOptions refuses another policy's option).
 local option_setters = { mode = "set_mode", iterations = "set_iterations",
   initial_temperature = "set_initial_temperature", cooling = "set_cooling",
-  qos = "set_qos", pairing = "set_pairing" }
+  model = "set_model", qos = "set_qos", pairing = "set_pairing" }
 
 --- The PolicyOptions of `policy` from a table of its options, or nil when
 --- it is empty: sa-placement mode ("batch" | "online"), iterations,
---- initial_temperature, cooling; two-level task_runtime_s
+--- initial_temperature, cooling, model ("lookup" | "tree"); two-level task_runtime_s
 --- ({workload = {platform = seconds}}); gpu-qos qos, pairing ("mmp",
 --- "mmp-stuck", "greedy", "optimal"). Unknown options raise PL_EINVAL.
 function P.policy_options(policy, options)
@@ -210,10 +210,10 @@ local summary_fields = { "jobs", "done", "rejected", "unfinished", "makespan", "
   "below_min_utility", "slo_violations", "rounds", "decision_mean", "decision_p50",
   "decision_p90", "decision_p99", "decision_max", "wall_time", "mean_gpu_util", "mean_core_util",
   "mean_nvme_util", "mean_fragmentation", "failures", "jobs_killed", "lost_gpu_seconds",
-  "remote_jobs" }
+  "remote_jobs", "shared_jobs", "qos_violations" }
 local record_fields = { "job", "name", "state", "ngpus", "arrival", "start", "finish", "wait",
   "run_time", "ideal_time", "slowdown", "utility", "min_utility", "below_min_utility",
-  "cross_socket", "machine", "placed", "restarts", "priority", "remote_gpus" }
+  "cross_socket", "machine", "placed", "restarts", "priority", "remote_gpus", "shared_gpu" }
 local sample_fields = { "time", "running", "queued", "gpus_used", "gpus_failed", "gpu_util",
   "core_util", "nvme_util", "fragmentation", "remote_gpus" }
 local runtimes = { progress = P.SIM_RUNTIME_PROGRESS, artifact = P.SIM_RUNTIME_ARTIFACT }
@@ -236,11 +236,15 @@ end
 -- The SimOptions of the options added after the first release, or nil.
 local function sim_options(topo, opts)
   if not opts.startup_delay and not opts.startup_delays and not opts.priorities
-     and not opts.failures then
+     and not opts.failures and opts.gpu_share_factor == nil and opts.gpu_share_model == nil
+     and opts.usage_traces == nil then
     return nil
   end
   local o = P.SimOptions()
   o:set_startup_delay(opts.startup_delay or 0)
+  if opts.gpu_share_factor ~= nil then o:set_gpu_share_factor(opts.gpu_share_factor) end
+  if opts.gpu_share_model ~= nil then o:set_gpu_share_model(opts.gpu_share_model) end
+  if opts.usage_traces ~= nil then o:set_usage_traces(opts.usage_traces) end
   if opts.startup_delays then o:set_job_startup_delays(opts.startup_delays) end
   if opts.priorities then o:set_priorities(opts.priorities) end
   for _, f in ipairs(opts.failures or {}) do
@@ -260,7 +264,10 @@ end
 --- these are set, or startup_delay for the delays), failures (sequence of
 --- {time=, gpu=, repair=} or {time, gpu, repair}; gpu a vertex or a path;
 --- repair 0 or absent: never), progress (function(settled, total, sim_time);
---- an error in it is raised again by run() once the run is over).
+--- an error in it is raised again by run() once the run is over),
+--- gpu_share_model ("constant", default, or "usage"), gpu_share_factor
+--- (>= 1; default 1.2737), usage_traces (a usage-pattern CSV path, with
+--- "usage"): how co-tenants of a shared GPU slow each other (doc/simulator.md 3c).
 --- sim:run() returns {policy=, summary={makespan=, ...}, jobs={{name=,
 --- state=, wait=, ...}, ...}} with result:to_csv([path]),
 --- result:timeline() (sequence of {time=, running=, gpu_util=, ...}) and

@@ -729,6 +729,87 @@ check("simulator drmaestro scenario and policy options", function()
          "PL_EINVAL", "cooling")
 end)
 
+-- sa-placement's model option (doc/policies.md 4e), as tests/python/test_sa_model.py:
+-- on the hand case of tests/policy/test_sa_tree.c the lookup keeps the two mem-4 jobs
+-- (unmeasured pair: x1) on one socket, the tree learns mem next to mem x2 and separates
+-- them; on sc17-proto the lookup's makespan is 478.66 s, the tree's 350.90 s.
+check("sa-placement model lookup and tree", function()
+  local ps = placement.ProfileSet()
+  local sizes = { "1", "2", "4", "8" }
+  for _, t in ipairs({ "mem", "cpu" }) do
+    for _, z in ipairs(sizes) do
+      ps:add_solo(t, z, 1, placement.SPREAD_INTRA_SOCKET, 100)
+      ps:add_solo(t, z, 2, placement.SPREAD_INTRA_SOCKET, 60)
+      ps:add_solo(t, z, 2, placement.SPREAD_INTER_SOCKET, t == "cpu" and 61 or 90)
+    end
+  end
+  for _, t in ipairs({ "mem", "cpu" }) do
+    for _, z in ipairs(sizes) do
+      for _, u in ipairs({ "mem", "cpu" }) do
+        for _, w in ipairs(sizes) do
+          if not (t == "mem" and u == "mem" and z == "4" and w == "4") then
+            ps:add_colocated(t, z, 1, u, w, 1, t == "cpu" and 100 or (u == "cpu" and 110 or 200))
+          end
+        end
+      end
+    end
+  end
+  local t = placement.Topology.cluster(placement.Topology.builtin("minsky"), 1)
+  local function q()
+    return { placement.job("M1", 1, 1, "mem", "4"), placement.job("M2", 1, 1, "mem", "4"),
+             placement.job("C1", 1, 1, "cpu", "4"), placement.job("C2", 1, 1, "cpu", "4") }
+  end
+  local function socket(d) return t:path_name(d.gpus[1]):match("package(%d)") end
+  for _, model in ipairs({ "lookup", "tree" }) do
+    local d = placement.Policy("sa-placement", { profiles = ps, model = model }):place(t, q())
+    local together = socket(d[1]) == socket(d[2])
+    assert(together == (model == "lookup"), model)
+    assert((socket(d[3]) == socket(d[4])) == (model == "lookup"), model)
+    assert(math.abs(d[1].slowdown - (model == "lookup" and 1 or 1.1)) < 0.01, model .. " " .. d[1].slowdown)
+  end
+  local p, pj = placement.scenario("sc17-proto")
+  local want = { lookup = 478.66, tree = 350.90 }
+  for model, makespan in pairs(want) do
+    local r = placement.Simulator(p, pj, { policy = "sa-placement", policy_options = { model = model } }):run()
+    assert(math.abs(r.summary.makespan - makespan) < 0.01, model .. " " .. r.summary.makespan)
+  end
+  raises(function() placement.Policy("sa-placement", { model = "forest" }) end, "PL_EINVAL", "lookup or tree")
+  raises(function() placement.Policy("gpu-qos", { model = "tree" }) end, "PL_EINVAL", "no option 'model'")
+  raises(function() placement.Policy("sa-placement", { profiles = placement.ProfileSet(), model = "tree" }):place(t, q()) end,
+         "PL_EINVAL", "no measured pair")
+end)
+
+-- Shared GPUs (doc/simulator.md 3c), as tests/python/test_sim_shared.py: the example's
+-- makespans under the constant model (3794.4 / 3046.5 s), the usage model with
+-- examples/sim/usage-traces.csv (2933.3 / 2571.9 s) and F = 2 (3791.0 / 4438.0 s).
+check("simulator GPU share model and factor", function()
+  local ex = DATA .. "/../../examples/sim/"
+  local t = placement.Topology.from_json(ex .. "cluster-with-shared-gpus.json")
+  local tr = placement.Trace.load(ex .. "shared-gpus-trace.csv")
+  local usage = ex .. "usage-traces.csv"
+  local cases = {
+    { {}, "gpu-qos", 3794.4, 29 }, { {}, "fcfs", 3046.5, 40 },
+    { { gpu_share_model = "usage", usage_traces = usage }, "gpu-qos", 2933.3, 28 },
+    { { gpu_share_model = "usage", usage_traces = usage }, "fcfs", 2571.9, 38 },
+    { { gpu_share_factor = 2 }, "gpu-qos", 3791.0, 30 },
+    { { gpu_share_factor = 2, gpu_share_model = "constant" }, "fcfs", 4438.0, 40 },
+  }
+  for _, c in ipairs(cases) do
+    local o = { policy = c[2] }
+    for k, v in pairs(c[1]) do o[k] = v end
+    local r = placement.Simulator(t, tr, o):run()
+    local shared = 0
+    for _, rec in ipairs(r.jobs) do if rec.shared_gpu then shared = shared + 1 end end
+    assert(math.abs(r.summary.makespan - c[3]) < 0.05 and shared == c[4] and r.summary.shared_jobs == shared,
+           string.format("%s %s: makespan %.3f, %d shared", c[2], tostring(c[1].gpu_share_model), r.summary.makespan, shared))
+  end
+  raises(function() placement.Simulator(t, tr, { gpu_share_model = "slicing" }) end, "PL_EINVAL", "constant or usage")
+  raises(function() placement.Simulator(t, tr, { gpu_share_factor = 0.5 }) end, "PL_EINVAL", "gpu_share_factor")
+  raises(function() placement.Simulator(t, tr, { usage_traces = usage }) end, "PL_EINVAL", "needs gpu_share_model usage")
+  raises(function() placement.Simulator(t, tr, { gpu_share_model = "usage", usage_traces = ex .. "none.csv" }) end,
+         "PL_EIO")
+end)
+
 -- In a fresh interpreter: in this one the earlier cycles have grown the heap,
 -- whose free pages would absorb a leak without the RSS moving.
 -- The allocation lifecycle (placement/sched.h): commit, release, score.

@@ -182,6 +182,7 @@ _OPTION_SETTERS = {
     "iterations": "set_iterations",                    # sa-placement
     "initial_temperature": "set_initial_temperature",  # sa-placement
     "cooling": "set_cooling",                          # sa-placement
+    "model": "set_model",                              # sa-placement: "lookup" or "tree"
     "qos": "set_qos",                                  # gpu-qos
     "pairing": "set_pairing",                          # gpu-qos: "mmp", "mmp-stuck", "greedy", "optimal"
 }
@@ -205,7 +206,9 @@ def _runtime_table(table):
 def policy_options(policy: str, **options: Any) -> Optional[PolicyOptions]:
     """The PolicyOptions of `policy` with the given keyword options, or None
     when there are none. sa-placement: mode ("batch" | "online"),
-    iterations, initial_temperature, cooling; two-level: task_runtime_s
+    iterations, initial_temperature, cooling, model ("lookup": the
+    profiles' measured slowdowns, default | "tree": a bagged REPTree
+    learned from them, doc/policies.md 4e); two-level: task_runtime_s
     ({workload: {platform: seconds}}); gpu-qos: qos, pairing ("mmp",
     "mmp-stuck", "greedy", "optimal"). An option unknown to every policy is
     a TypeError; one of another policy, or any option for a policy without
@@ -234,7 +237,7 @@ class Policy:
     "constraint-energy", "constraint-balance", ...; see policies()).
     Keyword arguments beyond the common ones are the policy's own options
     (see policy_options()), e.g. Policy("sa-placement", seed=3,
-    iterations=500, mode="online")."""
+    iterations=500, mode="online", model="tree")."""
 
     def __init__(self, name: str = "topo-aware", profiles: Optional[ProfileSet] = None, seed: int = 1,
                  max_placed: int = 0, network_load: float = 0.0, **options: Any) -> None:
@@ -288,25 +291,28 @@ SimSummary = collections.namedtuple("SimSummary", [
     "below_min_utility", "slo_violations", "rounds", "decision_mean", "decision_p50",
     "decision_p90", "decision_p99", "decision_max", "wall_time",
     "mean_gpu_util", "mean_core_util", "mean_nvme_util", "mean_fragmentation",
-    "failures", "jobs_killed", "lost_gpu_seconds", "remote_jobs"])
+    "failures", "jobs_killed", "lost_gpu_seconds", "remote_jobs", "shared_jobs", "qos_violations"])
 SimSummary.__doc__ = """Aggregates of a run (doc/simulator.md): times in seconds;
 makespan = last finish - first arrival; decision_* and wall_time are wall-clock
 measurements (the only fields that differ between two runs of the same inputs);
 mean_* are time-weighted means of the time series over [first arrival, last
 finish] (core and NVMe -1 when the topology does not model them); failures,
 jobs_killed, lost_gpu_seconds count device failures; remote_jobs the done jobs
-that used a GPU of another machine."""
+that used a GPU of another machine; shared_jobs the done jobs that shared a GPU
+with another job (doc/simulator.md 3c); qos_violations the done jobs slower
+than their ideal time by more than the library's QoS tolerance."""
 
 SimJobRecord = collections.namedtuple("SimJobRecord", [
     "job", "name", "state", "ngpus", "arrival", "start", "finish", "wait", "run_time",
     "ideal_time", "slowdown", "utility", "min_utility", "below_min_utility", "cross_socket",
-    "machine", "placed", "restarts", "priority", "remote_gpus"])
+    "machine", "placed", "restarts", "priority", "remote_gpus", "shared_gpu"])
 SimJobRecord.__doc__ = """What happened to one job: state is "done", "rejected" or
 "unfinished"; start/finish are -1 when it did not run; machine is the machine
 ordinal, -1 if several or not run; placed is the time of the decision that
 placed it (start - its startup delay; -1 if not run); restarts the times a
 device failure killed it; priority its queue priority; remote_gpus the GPUs it
-used on another machine (drmaestro)."""
+used on another machine (drmaestro); shared_gpu whether another job held one of
+its GPUs at the same time (a GPU of 2 or more units)."""
 
 SimSample = collections.namedtuple("SimSample", [
     "time", "running", "queued", "gpus_used", "gpus_failed", "gpu_util", "core_util",
@@ -379,12 +385,20 @@ class SimulationResult:
             self.policy, len(self.jobs), self.summary.makespan)
 
 
-def _sim_options(topology, startup_delay, startup_delays, priorities, failures):
-    """The SimOptions of the arguments beyond the first release, or None."""
-    if not startup_delay and startup_delays is None and priorities is None and not failures:
+def _sim_options(topology, startup_delay, startup_delays, priorities, failures,
+                 gpu_share_factor=None, gpu_share_model="constant", usage_traces=None):
+    """The SimOptions of the arguments beyond the first release, or None
+    (SimOptions.set_gpu_share_model() refuses an unknown model)."""
+    if (not startup_delay and startup_delays is None and priorities is None and not failures
+            and gpu_share_factor is None and gpu_share_model == "constant" and usage_traces is None):
         return None
     o = _SimOptions()
     o.set_startup_delay(float(startup_delay))
+    if gpu_share_factor is not None:
+        o.set_gpu_share_factor(float(gpu_share_factor))
+    o.set_gpu_share_model(gpu_share_model)
+    if usage_traces is not None:
+        o.set_usage_traces(str(usage_traces))
     if startup_delays is not None:
         o.set_job_startup_delays(list(startup_delays))
     if priorities is not None:
@@ -413,7 +427,15 @@ class Simulator:
     SimFailure (gpu a vertex or a path of names; repair 0 or omitted:
     never), e.g. from load_failures(). progress: called as
     progress(settled, total, sim_time) during run(); an exception it raises
-    is re-raised by run() once the run is over."""
+    is re-raised by run() once the run is over.
+
+    Shared GPUs (doc/simulator.md 3c): gpu_share_model "constant" (default)
+    slows co-tenants of a GPU by gpu_share_factor (None: the library's
+    1.2737; >= 1, else InvalidArgumentError), "usage" by their workloads'
+    GPU usage patterns replayed together (the built-in Table 5.1 ones, plus
+    or replaced by those of the usage_traces CSV, a path; IOError or
+    ParseError when it cannot be read; only with "usage"). An unknown model
+    is an InvalidArgumentError (a ValueError)."""
 
     def __init__(self, topology: Topology, jobs: Union[JobSet, Iterable[Job], Trace],
                  policy: str = "topo-aware-p", seed: int = 1, interval: float = 1.0,
@@ -423,7 +445,9 @@ class Simulator:
                  startup_delays: Optional[Sequence[float]] = None,
                  priorities: Optional[Sequence[float]] = None,
                  failures: Optional[Iterable[Union[SimFailure, Tuple[float, Union[int, str], float]]]] = None,
-                 progress: Optional[Callable[[int, int, float], object]] = None) -> None:
+                 progress: Optional[Callable[[int, int, float], object]] = None,
+                 gpu_share_factor: Optional[float] = None, gpu_share_model: str = "constant",
+                 usage_traces: Optional[str] = None) -> None:
         if isinstance(jobs, Trace):
             trace = jobs
             jobs = trace.jobs()
@@ -439,7 +463,8 @@ class Simulator:
         self.policy = policy
         self._profiles = profiles
         options = _make_options(policy, policy_options)
-        more = _sim_options(topology, startup_delay, startup_delays, priorities, failures)
+        more = _sim_options(topology, startup_delay, startup_delays, priorities, failures,
+                            gpu_share_factor, gpu_share_model, usage_traces)
         self._sim = _Sim(topology, jobs, policy, seed, interval, _RUNTIMES[runtime], profiles,
                          max_placed, network_load, options, more)
         if progress is not None:
