@@ -135,6 +135,12 @@ void drm_set_admit(pl_drm *d, drm_admit_fn fn, void *ctx)
     d->admit_ctx = ctx;
 }
 
+void drm_set_revise(pl_drm *d, drm_revise_fn fn, void *ctx)
+{
+    d->revise = fn;
+    d->revise_ctx = ctx;
+}
+
 int drm_phase_now(const pl_drm *d)
 {
     return d->phase_now;
@@ -1174,6 +1180,42 @@ static pl_status remember_servers(drm_entry *e)
     return PL_OK;
 }
 
+typedef struct drm_urgency {
+    int64_t gain;
+    int32_t i;
+} drm_urgency;
+
+static int by_urgency(const void *a, const void *b)
+{
+    const drm_urgency *x = a, *y = b;
+    if (x->gain != y->gain)
+        return x->gain > y->gain ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+/* drm_revise_fn's order, the entries by decreasing gain of placing them
+ * (unscheduled minus placement cost: W and the queue tie-break), ties in
+ * table order, and its remote_ok. */
+static pl_status revise_inputs(const pl_drm *d, const drm_jobcost *costs, int32_t **order, uint8_t **remote_ok)
+{
+    drm_urgency *u = pl_alloc((size_t)d->ne + 1, sizeof *u);
+    int32_t *o = *order = pl_alloc((size_t)d->ne + 1, sizeof *o);
+    uint8_t *r = *remote_ok = pl_alloc((size_t)d->ne + 1, 1);
+    if (!u || !o || !r) {
+        free(u);
+        return PL_ENOMEM;
+    }
+    for (int32_t i = 0; i < d->ne; i++) {
+        u[i] = (drm_urgency){costs[i].unsched - costs[i].place, i};
+        r[i] = (uint8_t)(costs[i].remote_ok != 0);
+    }
+    qsort(u, (size_t)d->ne, sizeof *u, by_urgency);
+    for (int32_t i = 0; i < d->ne; i++)
+        o[i] = u[i].i;
+    free(u);
+    return PL_OK;
+}
+
 pl_status pl_drm_round(pl_drm *d, pl_topology *topo, const pl_drm_job_request *reqs, int32_t n,
                        double network_load, int apply, pl_drm_stats *stats)
 {
@@ -1204,6 +1246,8 @@ pl_status pl_drm_round(pl_drm *d, pl_topology *topo, const pl_drm_job_request *r
 
     drm_units u;
     int64_t max_cores, max_memory;
+    int32_t *order = NULL;
+    uint8_t *remote_ok = NULL;
     /* The queue order of the tie-break counts the queued requests only, so
      * that the running ones change no cost (Algorithm 5's kept tasks). */
     int32_t nq = 0, *qpos = pl_alloc((size_t)n + 1, sizeof *qpos);
@@ -1234,6 +1278,13 @@ pl_status pl_drm_round(pl_drm *d, pl_topology *topo, const pl_drm_job_request *r
     static const uint8_t fail[DRM_PHASES] = { PL_DRM_NO_CPU, PL_DRM_NO_GPU, PL_DRM_NO_NVME };
     for (int p = 0; p < DRM_PHASES && st == PL_OK; p++) {
         st = run_phase(d, topo, p, reqs, &u, costs, active, stats);
+        /* The filter may refuse a task the machine phase 1 gave it (its
+         * GPUs promised to a more urgent task: doc/drmaestro.md, "Tasks of
+         * several GPUs"); each solve adds a refusal, so this ends. */
+        if (st == PL_OK && p == DRM_CPU && d->revise)
+            st = revise_inputs(d, costs, &order, &remote_ok);
+        while (st == PL_OK && p == DRM_CPU && d->revise && d->revise(d->revise_ctx, active, order, remote_ok))
+            st = run_phase(d, topo, p, reqs, &u, costs, active, stats);
         for (int32_t i = 0; i < d->ne && st == PL_OK; i++) {
             if (!active[i] || phase_placed(&d->e[i], p))
                 continue;
@@ -1273,6 +1324,8 @@ pl_status pl_drm_round(pl_drm *d, pl_topology *topo, const pl_drm_job_request *r
             d->res.pl[e->req].waited = e->waited;
         }
 out:
+    free(order);
+    free(remote_ok);
     free(qpos);
     free(costs);
     free(active);

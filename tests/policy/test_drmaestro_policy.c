@@ -297,14 +297,39 @@ static void test_running_kept(void **s)
 }
 
 /* A job of one task of 4 GPUs and 2 cores. */
-static pl_job *quad(const char *name)
+/* A job of one task of `gpus` GPUs and 2 cores, 10 s. */
+static pl_job *gpu_task(const char *name, int64_t gpus)
 {
     pl_job *j;
-    pl_task_demand d = {.gpus = 4, .cores = 2};
+    pl_task_demand d = {.gpus = gpus, .cores = 2};
     assert_pl_ok(pl_job_create(name, &j));
     assert_pl_ok(pl_job_add_task(j, &d, NULL));
     assert_pl_ok(pl_job_set_duration(j, 10));
     return j;
+}
+
+static pl_job *quad(const char *name)
+{
+    return gpu_task(name, 4);
+}
+
+/* An instance of drmaestro (local: drmaestro-local) on two Minskys whose 8
+ * GPUs (all[], preorder: node0's, then node1's) a foreign job holds, as
+ * two running entries of rs of 4 GPUs each. */
+static pl_policy *full_cluster(pl_topology *t, int local, pl_policy_opts *o, running_set *rs, const pl_job *fg,
+                               int32_t *all)
+{
+    pl_policy_opts_init(o);
+    o->policy = local ? "drmaestro-local" : "drmaestro";
+    pl_policy *p;
+    assert_pl_ok(pl_policy_create(o, &p));
+    int32_t n = 0;
+    assert_pl_ok(pl_topology_descendants(t, -1, PL_VK_GPU, all, 8, &n));
+    assert_int_equal(n, 8);
+    *rs = (running_set){0};
+    run_on(rs, t, fg, all, 4);
+    run_on(rs, t, fg, all + 4, 4);
+    return p;
 }
 
 /* Tasks of 4 GPUs through one instance, round after round, on two
@@ -368,6 +393,87 @@ static void test_quad_rounds(void **s)
     }
 }
 
+/* Two jobs of one 4-GPU task each, in one call, on two Minskys of 4 GPUs:
+ * phase 1 counts the GPUs they take, so the second is refused the first's
+ * machine and both are placed, one per machine, each on all 4 GPUs of its
+ * machine (before, phase 1 could home both on one machine and one waited). */
+static void test_two_quads_one_call(void **s)
+{
+    (void)s;
+    const char *names[] = {"drmaestro", "drmaestro-na", "drmaestro-local", "drmaestro-na-local"};
+    for (int v = 0; v < 4; v++) {
+        pl_topology *t = minsky_cluster(2, 2);
+        pl_job *q[2] = {quad("a"), quad("b")};
+        pl_decision *d = policy_place(names[v], t, q, 2);
+        pl_decision_info ia = dec(d, 0, PL_DECISION_PLACED), ib = dec(d, 1, PL_DECISION_PLACED);
+        assert_int_not_equal(ia.machine, ib.machine);
+        assert_int_equal(ia.ngpus, 4);
+        assert_int_equal(ib.ngpus, 4);
+        int used[64] = {0};
+        for (int32_t g = 0; g < 4; g++) {
+            assert_int_equal(machine_vertex(t, ia.gpus[g]), ia.machine);
+            assert_int_equal(machine_vertex(t, ib.gpus[g]), ib.machine);
+            assert_true(ia.gpus[g] < 64 && ib.gpus[g] < 64);
+            assert_int_equal(used[ia.gpus[g]]++, 0);
+            assert_int_equal(used[ib.gpus[g]]++, 0);
+        }
+        /* All 8 GPUs taken once: applying leaves none free. */
+        assert_pl_ok(pl_decision_apply(d, q, 2, t));
+        int64_t fr = -1;
+        assert_pl_ok(pl_topology_subtree_amount(t, vx(t, "cluster"), PL_VK_GPU, PL_RES_UNITS, NULL, &fr));
+        assert_int_equal(fr, 0);
+        pl_decision_free(d);
+        pl_job_free(q[0]);
+        pl_job_free(q[1]);
+        pl_topology_free(t);
+    }
+}
+
+/* Which task phase 1 promises a machine's GPUs to is DRMaestro's own
+ * priority (W, then the queue), not the job table's order: a (one task of
+ * 2 GPUs) and b (of 4) wait a round on a full cluster (W = 1 each; a first
+ * in the table), then node1's 4 GPUs and 2 of node0's free up and the
+ * queue is b, a. Equal W, b first in the queue: b is promised node1, a is
+ * refused it and goes to node0's 2 free GPUs: both placed. (Promising in
+ * table order would give node1 to a, refuse it to b, which no other machine
+ * admits; phase 2 then gives node1 to b and a waits.) */
+static void test_quad_queue_order(void **s)
+{
+    (void)s;
+    for (int v = 0; v < 2; v++) {
+        pl_topology *t = minsky_cluster(2, 2);
+        pl_job *a = gpu_task("a", 2), *b = quad("b"), *fg = mkjob("foreign", 4, 0, NULL, NULL);
+        pl_policy_opts o;
+        running_set rs;
+        int32_t all[8];
+        pl_policy *p = full_cluster(t, v, &o, &rs, fg, all);
+        pl_decision *d;
+        pl_job *q[2] = {a, b};
+        assert_pl_ok(pl_policy_decide(p, &o, t, rs.r, rs.n, q, 2, &d));
+        for (int32_t i = 0; i < 2; i++) {
+            pl_decision_info info;
+            assert_pl_ok(pl_decision_get(d, i, &info));
+            assert_int_not_equal(info.kind, PL_DECISION_PLACED);
+        }
+        pl_decision_free(d);
+        for (int32_t g = 2; g < 8; g++)
+            assert_pl_ok(pl_topology_release(t, all[g], PL_RES_UNITS, 1));
+        rs.n = 1;
+        rs.r[0].ngpus = 2; /* foreign keeps node0's gpu0 and gpu1 */
+        q[0] = b;
+        q[1] = a;
+        assert_pl_ok(pl_policy_decide(p, &o, t, rs.r, rs.n, q, 2, &d));
+        assert_gpu_set(d, 0, all + 4, 4);
+        assert_gpu_set(d, 1, all + 2, 2);
+        pl_decision_free(d);
+        pl_policy_free(p);
+        pl_job_free(a);
+        pl_job_free(b);
+        pl_job_free(fg);
+        pl_topology_free(t);
+    }
+}
+
 /* The waiting counter W of a task of several GPUs survives the rounds
  * (the slot job made anew in each call is keyed by its user job): x waits
  * three rounds on a full cluster, then y, new, comes before it in the
@@ -381,16 +487,9 @@ static void test_quad_waited(void **s)
         pl_topology *t = minsky_cluster(2, 2);
         pl_job *x = quad("x"), *y = quad("y"), *fg = mkjob("foreign", 4, 0, NULL, NULL);
         pl_policy_opts o;
-        pl_policy_opts_init(&o);
-        o.policy = v ? "drmaestro-local" : "drmaestro";
-        pl_policy *p;
-        assert_pl_ok(pl_policy_create(&o, &p));
-        int32_t all[8], n = 0;
-        assert_pl_ok(pl_topology_descendants(t, -1, PL_VK_GPU, all, 8, &n));
-        assert_int_equal(n, 8);
-        running_set rs = {0};
-        run_on(&rs, t, fg, all, 4);
-        run_on(&rs, t, fg, all + 4, 4);
+        running_set rs;
+        int32_t all[8];
+        pl_policy *p = full_cluster(t, v, &o, &rs, fg, all);
         pl_decision *d;
         pl_decision_info info;
         for (int r = 0; r < 3; r++) {
@@ -431,6 +530,8 @@ int main(void)
         cmocka_unit_test(test_running_kept),
         cmocka_unit_test(test_quad_rounds),
         cmocka_unit_test(test_quad_waited),
+        cmocka_unit_test(test_two_quads_one_call),
+        cmocka_unit_test(test_quad_queue_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

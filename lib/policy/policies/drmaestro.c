@@ -585,6 +585,13 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
     }
     if (!st && nreq > 0)
         st = add_running(req, s, reqs, nreq, regrouped + n, &nall);
+    /* Phase 1 counts GPUs (pl_drm_coloc_revise) only for a round with a
+     * queued task of several GPUs: other rounds are decided as before. */
+    for (int32_t r = 0; r < nreq && !st; r++)
+        if (pl_job_has_multi_gpu(reqs[r].job)) {
+            drm_set_revise(s->drm, pl_drm_coloc_revise, coloc);
+            break;
+        }
     if (!st && nreq > 0)
         st = pl_drm_round(s->drm, work, reqs, nall, req->opts->network_load, 0, NULL);
     int32_t nplaced = 0;
@@ -629,6 +636,7 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
         break;
     }
     drm_set_admit(s->drm, NULL, NULL); /* cons and coloc die with this call */
+    drm_set_revise(s->drm, NULL, NULL);
     pl_drm_coloc_free(coloc);
     for (int32_t r = 0; regrouped && r < n + req->nrunning; r++)
         pl_job_free(regrouped[r]);

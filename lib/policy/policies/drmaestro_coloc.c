@@ -32,6 +32,10 @@ struct pl_drm_coloc {
     int local_only;           /* no disaggregation (the requests' common flag) */
     int32_t n;
     uint8_t *gpu_taken;       /* [nv] GPUs promised this round (decisions made) */
+    int64_t *promised;        /* [nv] GPUs of local tasks phase 1 homes on a machine (revise) */
+    uint8_t *multi;           /* [nv] one of them is a task of several GPUs */
+    int32_t *ban;             /* [3 * nban]: request, task, machine phase 1 no longer admits */
+    int64_t nban, ban_cap;
 };
 
 /* Whether a job of type `type`, slowed sf by a remote GPU (1 when local),
@@ -72,6 +76,9 @@ void pl_drm_coloc_free(pl_drm_coloc *k)
     free(k->sf);
     free(k->entry);
     free(k->gpu_taken);
+    free(k->promised);
+    free(k->multi);
+    free(k->ban);
     free(k);
 }
 
@@ -92,7 +99,10 @@ pl_status pl_drm_coloc_create(const pl_policy_request *req, const pl_drm *drm, i
     k->refused = pl_alloc((size_t)n + 1, 1);
     k->sf = pl_alloc((size_t)n + 1, sizeof *k->sf);
     k->gpu_taken = pl_alloc((size_t)k->nv + 1, 1);
-    if (!k->sock || !k->nn || !k->nb || !k->req_job || !k->level || !k->refused || !k->sf || !k->gpu_taken) {
+    k->promised = pl_alloc((size_t)k->nv + 1, sizeof *k->promised);
+    k->multi = pl_alloc((size_t)k->nv + 1, 1);
+    if (!k->sock || !k->nn || !k->nb || !k->req_job || !k->level || !k->refused || !k->sf || !k->gpu_taken ||
+        !k->promised || !k->multi) {
         pl_drm_coloc_free(k);
         return PL_ENOMEM;
     }
@@ -168,6 +178,14 @@ static int32_t home_of(pl_drm_coloc *k, int32_t r, int32_t task)
     return -1;
 }
 
+static int banned(const pl_drm_coloc *k, int32_t r, int32_t task, int32_t machine)
+{
+    for (int64_t b = 0; b < k->nban; b++)
+        if (k->ban[3 * b] == r && k->ban[3 * b + 1] == task && k->ban[3 * b + 2] == machine)
+            return 1;
+    return 0;
+}
+
 /* Without disaggregation a GPU task's home must have a free GPU (phase 1),
  * and its GPU phase admits only that home. A task of several GPUs is held
  * so in every variant: its GPUs are one machine's, the machine of its
@@ -186,6 +204,58 @@ static int local_admit(pl_drm_coloc *k, int32_t r, int32_t task, int32_t provide
            free_units >= d.gpus;
 }
 
+/* Phase 1's machine capacity counts the GPUs of the tasks whose GPUs must
+ * be local (a task of several GPUs; every GPU task without disaggregation
+ * or when NA withholds the job's remote options): the most urgent job
+ * first (drm_revise_fn's order: W, then the queue), each such task placed
+ * by phase 1 is promised its GPUs on its machine, and one that finds them
+ * promised to a more urgent task is refused that machine (then phase 1 is
+ * solved again). A clash of one-GPU tasks only is left as the paper has it
+ * (phase 1 counts no GPU, phase 2 holds one back): jobs without tasks of
+ * several GPUs are decided as before (doc/drmaestro.md, "Tasks of several
+ * GPUs"). Out of memory for a refusal, it makes none: the round then goes
+ * on as without revision. */
+int pl_drm_coloc_revise(void *ctx, const uint8_t *active, const int32_t *order, const uint8_t *remote_ok)
+{
+    pl_drm_coloc *k = ctx;
+    const pl_drm *d = k->drm;
+    int added = 0;
+    memset(k->promised, 0, (size_t)k->nv * sizeof *k->promised);
+    memset(k->multi, 0, (size_t)k->nv);
+    for (int32_t x = 0; x < d->ne; x++) {
+        const int32_t i = order[x];
+        const drm_jphase *jp = &d->e[i].ph[DRM_CPU];
+        int32_t r = d->e[i].req, all = 1;
+        for (int32_t t = 0; t < jp->count; t++)
+            all &= jp->sub[t].server >= 0;
+        if (!active[i] || r < 0 || r >= k->n || !all) /* the gang rule drops a job phase 1 leaves unplaced */
+            continue;
+        const int local1 = k->local_only || !remote_ok[i]; /* a one-GPU task's GPU is local too */
+        for (int32_t t = 0; t < jp->count; t++) {
+            pl_task_demand dm;
+            int32_t m = jp->sub[t].server;
+            int64_t free_units = 0;
+            if (pl_job_task(k->req_job[r], t, &dm) || dm.gpus <= 0 || (dm.gpus == 1 && !local1) ||
+                m >= k->nv || pl_topology_subtree_amount(k->topo, m, PL_VK_GPU, PL_RES_UNITS, NULL, &free_units) ||
+                free_units < dm.gpus) /* no machine admitted it (sub_restrict): phase 2 holds it back */
+                continue;
+            if (k->promised[m] + dm.gpus > free_units && (dm.gpus > 1 || k->multi[m])) {
+                if (!banned(k, r, t, m) &&
+                    pl_grow((void **)&k->ban, &k->ban_cap, 3 * (k->nban + 1), sizeof *k->ban) == PL_OK) {
+                    k->ban[3 * k->nban] = r;
+                    k->ban[3 * k->nban + 1] = t;
+                    k->ban[3 * k->nban++ + 2] = m;
+                    added = 1;
+                }
+                continue;
+            }
+            k->promised[m] += dm.gpus;
+            k->multi[m] |= dm.gpus > 1;
+        }
+    }
+    return added;
+}
+
 int pl_drm_coloc_admit(void *ctx, int32_t r, int32_t task, int32_t provider)
 {
     pl_drm_coloc *k = ctx;
@@ -194,6 +264,8 @@ int pl_drm_coloc_admit(void *ctx, int32_t r, int32_t task, int32_t provider)
         return 0;
     int several = pl_job_task(k->req_job[r], task, &d) == PL_OK && d.gpus > 1;
     if ((k->local_only || several) && !local_admit(k, r, task, provider))
+        return 0;
+    if (drm_phase_now(k->drm) == DRM_CPU && banned(k, r, task, provider)) /* pl_drm_coloc_revise */
         return 0;
     if (drm_phase_now(k->drm) != DRM_GPU || k->level[r] >= 2)
         return 1;

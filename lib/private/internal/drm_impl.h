@@ -64,6 +64,15 @@ typedef struct drm_phase {
  * served by provider vertex `provider` (a machine or pool)? */
 typedef int (*drm_admit_fn)(void *ctx, int32_t req, int32_t task, int32_t provider);
 
+/* Called after each solve of phase 1 (the servers decoded, active[i]: entry
+ * i is still in the round; order[ne]: the entries, the most urgent first,
+ * i.e. by the gain of placing them, Eq. 8 minus Eq. 7, then table order;
+ * remote_ok[i]: entry i may take a remote GPU this round, not so when NA
+ * withholds it): nonzero when the filter now refuses some task a machine it
+ * was given, and phase 1 is to be solved again. It must return nonzero only
+ * for a refusal it had not made before, so the round ends. */
+typedef int (*drm_revise_fn)(void *ctx, const uint8_t *active, const int32_t *order, const uint8_t *remote_ok);
+
 /* Per-round decision storage. */
 typedef struct drm_result {
     pl_drm_placement *pl;
@@ -87,6 +96,8 @@ struct pl_drm {
     drm_result res;
     drm_admit_fn admit;      /* NULL: every provider admits every sub-task */
     void *admit_ctx;
+    drm_revise_fn revise;    /* NULL: phase 1 is solved once */
+    void *revise_ctx;
     int phase_now;           /* the phase being built (drm_phase_now) */
 };
 
@@ -102,6 +113,8 @@ typedef struct drm_taken {
  * a task no core-offering machine admits is left unrestricted: its home is
  * only where its CPU part runs; phases 2 and 3 always apply the filter. */
 PL_INTERNAL void drm_set_admit(pl_drm *d, drm_admit_fn fn, void *ctx);
+/* Let fn revise phase 1 (drm_revise_fn) from the next round on; NULL: never. */
+PL_INTERNAL void drm_set_revise(pl_drm *d, drm_revise_fn fn, void *ctx);
 /* The phase (DRM_CPU, DRM_GPU, DRM_NVME) whose network the round is building:
  * an admit function that filters one phase only asks it. */
 PL_INTERNAL int drm_phase_now(const pl_drm *d);

@@ -440,6 +440,13 @@ PL_INTERNAL int pl_drm_coloc_refused(const pl_drm_coloc *k, int32_t r);
 /* drm_admit_fn of the GPU phase: provider has a free GPU whose socket
  * neighbours request r neither slows nor is slowed by beyond the tolerance. */
 PL_INTERNAL int pl_drm_coloc_admit(void *ctx, int32_t r, int32_t task, int32_t provider);
+/* drm_revise_fn of phase 1: refuses a task whose GPUs must be local (a
+ * task of several GPUs; every GPU task without disaggregation or remote
+ * options) the machine whose free GPUs phase 1 already gave more urgent
+ * such tasks, when the clash involves a task of several GPUs; ctx: the
+ * pl_drm_coloc. */
+PL_INTERNAL int pl_drm_coloc_revise(void *ctx, const uint8_t *active, const int32_t *order,
+                                     const uint8_t *remote_ok);
 /* Move request r's GPUs (in place) to clean GPUs of their machines, avoiding
  * other[nother] (promised to the round's later placements); home[x] is the
  * machine of GPU x's task. Returns the GPUs that still do not fit its
