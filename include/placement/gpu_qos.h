@@ -39,7 +39,23 @@ typedef enum pl_gpu_pairing_algo {
 typedef pl_status (*pl_gpu_pair_fn)(void *ctx, const pl_job *ls, const pl_job *batch,
                                     double *ls_slowdown, double *batch_slowdown);
 
-/** Options of "gpu-qos"; initialise with pl_gpu_qos_opts_init(). */
+/** Where the default predictor of "gpu-qos" (\c predict NULL) takes the device side of sharing a GPU. */
+typedef enum pl_gpu_qos_model {
+    PL_GPU_QOS_MODEL_PROFILES = 0, /**< The constant pl_gpu_qos_opts::share_factor for every pair (default). */
+    PL_GPU_QOS_MODEL_USAGE = 1     /**< Each side's factor from the two workloads' GPU usage patterns replayed
+                                        together (Kim ch. 5's usage-pattern simulator, pl_gpu_simulate()): the
+                                        simulator's ::PL_SIM_GPU_SHARE_USAGE rule, from the same table (built-in
+                                        Table 5.1 models plus pl_gpu_qos_opts::usage_traces); a pair where either
+                                        workload type has no pattern keeps \c share_factor. */
+} pl_gpu_qos_model;
+
+/**
+ * Options of "gpu-qos"; initialise with pl_gpu_qos_opts_init().
+ *
+ * ABI (pre-1.0): \c model, \c usage_traces and \c reserved were appended after
+ * 0.1.0, which changed the struct's size: code built against the older header
+ * must be rebuilt. New members will come from \c reserved, keeping the size.
+ */
 typedef struct pl_gpu_qos_opts {
     pl_policy_ext_kind kind;      /**< ::PL_POLICY_EXT_GPU_QOS (set by the init function). */
     double qos;                   /**< A latency-sensitive job's slowdown must stay strictly below this (default 0.2). */
@@ -52,7 +68,18 @@ typedef struct pl_gpu_qos_opts {
                                        the simulator's rule for co-tenants (pl_sim_opts::gpu_share_factor). The
                                        socket profiles do not see the device side; set this to the cluster's (or
                                        simulator's) factor so the QoS check does. Finite and >= 1, else
-                                       ::PL_EINVAL. Default 1.0: the profiles alone (no device-side cost). */
+                                       ::PL_EINVAL. Default 1.0: the profiles alone (no device-side cost). With
+                                       ::PL_GPU_QOS_MODEL_USAGE, the factor of pairs without usage patterns. */
+    pl_gpu_qos_model model;       /**< The default predictor's device side (default ::PL_GPU_QOS_MODEL_PROFILES);
+                                       ::PL_GPU_QOS_MODEL_USAGE with \c predict set, or an unknown value, is
+                                       ::PL_EINVAL. */
+    const char *usage_traces;     /**< With ::PL_GPU_QOS_MODEL_USAGE: a usage-pattern CSV (the format of
+                                       pl_sim_opts::usage_traces, doc/simulator.md sec. 3c) added to the built-in
+                                       Table 5.1 models, or NULL (default): the built-in ones only. Read once per
+                                       policy instance (pl_policy_create(); a one-shot pl_policy_place() reads it
+                                       per call): ::PL_EIO if it cannot be read, ::PL_EPARSE naming file, line
+                                       and column. Borrowed. Ignored by the profiles model. */
+    uint64_t reserved[4];         /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_gpu_qos_opts;
 
 /** \brief Fill \p opts with the defaults listed in ::pl_gpu_qos_opts. */

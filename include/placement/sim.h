@@ -151,7 +151,7 @@ typedef struct pl_sim_opts {
                                           assumption); 2 is pure time slicing of two compute-bound jobs.
                                           Without shared GPUs it changes nothing. */
     /* Taken from the reserved tail (the size is unchanged on 64-bit targets:
-     * 4 + 4 + 8 + 2 x 8 bytes = the former reserved[4]; lib/sim/usage_model.c
+     * 4 + 4 + 8 + 2 x 8 bytes = the former reserved[4]; lib/sim/sim.c
      * asserts it). */
     pl_sim_gpu_share_model gpu_share_model; /**< Device-side factor of co-tenants (default
                                           ::PL_SIM_GPU_SHARE_CONSTANT: gpu_share_factor for every pair). */

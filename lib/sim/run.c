@@ -480,7 +480,7 @@ static pl_status run_init(pl_sim *s, srun *r)
         r->j[i].k = pl_job_task_count(job);
         r->j[i].prio = s->opts.job_priority ? s->opts.job_priority[i] : 0;
         r->j[i].cpu_only = pl_sim_job_cpu_only(job);
-        r->j[i].uclass = pl_sim_usage_find(s->usage, pl_job_workload_type(job));
+        r->j[i].uclass = pl_gpu_usage_find(s->usage, pl_job_workload_type(job));
         pl_drm_network_factors(pl_job_workload_type(job), &r->j[i].sf0, &r->j[i].sf1);
         pl_sim_job_record *rec = &r->res->rec[i];
         rec->job = i;

@@ -27,7 +27,7 @@ double pl_sim_remote_factor(const srun *r, const sjob *a)
 pl_status pl_sim_share_factor(srun *r, const sjob *a, int32_t o, double *f)
 {
     const sjob *b = &r->j[o];
-    const pl_sim_usage *u = r->s->usage;
+    const pl_gpu_usage *u = r->s->usage;
     if (!u || a->uclass < 0 || b->uclass < 0) {
         *f = r->s->opts.gpu_share_factor;
         return PL_OK;
@@ -41,7 +41,7 @@ pl_status pl_sim_share_factor(srun *r, const sjob *a, int32_t o, double *f)
     }
     double *ab = &r->usage_factor[a->uclass * n + b->uclass], *ba = &r->usage_factor[b->uclass * n + a->uclass];
     if (isnan(*ab)) {
-        pl_status st = pl_sim_usage_pair(u, a->uclass, b->uclass, ab, ba);
+        pl_status st = pl_gpu_usage_pair(u, a->uclass, b->uclass, ab, ba);
         if (st)
             return st;
     }

@@ -1,9 +1,19 @@
 /* The discrete-event simulator (include/placement/sim.h, doc/simulator.md). */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sim_impl.h"
 #include "internal/columns.h"
+
+/* The public options took their usage-model members from the reserved
+ * tail: the size must not change (ABI). 64-bit targets only: there a
+ * pointer and a uint64_t have the same size. */
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(sizeof(pl_sim_opts) == offsetof(pl_sim_opts, gpu_share_factor) + sizeof(double) +
+                                          4 * sizeof(uint64_t),
+               "pl_sim_opts changed size");
+#endif
 
 void pl_sim_opts_init(pl_sim_opts *opts)
 {
@@ -244,7 +254,7 @@ pl_status pl_sim_create(const pl_topology *topo, const pl_jobset *jobs, const pl
     if (!st)
         pl_sim_reference_job(s);
     if (!st && o.gpu_share_model == PL_SIM_GPU_SHARE_USAGE)
-        st = pl_sim_usage_load(o.usage_traces, &s->usage);
+        st = pl_gpu_usage_load(o.usage_traces, &s->usage);
     if (!st) {
         if (o.policy.profiles)
             s->ps = o.policy.profiles;
@@ -262,7 +272,7 @@ void pl_sim_free(pl_sim *s)
         return;
     pl_topology_free(s->topo);
     pl_profile_set_free(s->owned_ps);
-    pl_sim_usage_free(s->usage);
+    pl_gpu_usage_free(s->usage);
     pl_columns_free(s, vertex_cols, PL_NCOLUMNS(vertex_cols));
     pl_columns_free(s, list_cols, PL_NCOLUMNS(list_cols));
     free(s);

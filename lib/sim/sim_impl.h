@@ -9,7 +9,7 @@
 #include "internal/interference_impl.h"
 #include "internal/drm_impl.h"
 #include "internal/sched_impl.h"
-#include "internal/sim_usage.h"
+#include "internal/gpu_usage.h"
 
 /* The SC17 artifact's workload files, embedded at build time by
  * lib/interference/embed.py from lib/sim/data/ (NUL-terminated; the lengths
@@ -96,7 +96,7 @@ struct pl_sim {
     int32_t ref_gpus;
     int64_t ref_cores;
     /* PL_SIM_GPU_SHARE_USAGE: the usage patterns (built-in + opts.usage_traces), else NULL. */
-    pl_sim_usage *usage;
+    pl_gpu_usage *usage;
 };
 
 struct pl_sim_result {

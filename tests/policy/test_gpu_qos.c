@@ -3,8 +3,9 @@
  * whose units capacity allows it and never beyond; on-line pairing both
  * ways (a running LS job takes a batch partner, a running batch job an LS
  * partner); the profile predictor, its share factor and the QoS threshold;
- * errors. */
+ * the usage-pattern model of the device side; errors. */
 #include <math.h>
+#include <unistd.h>
 #include "kim_fixture.h"
 #include <placement/gpuqos.h>
 
@@ -503,6 +504,177 @@ static void test_share_factor(void **state)
     pl_topology_free(t);
 }
 
+/* ---- the usage-pattern model (PL_GPU_QOS_MODEL_USAGE) ---------------------- */
+
+/* tests/sim/test_sim_usage.c's hand-computed patterns (1 s iterations):
+ * first-half a 0.5 s kernel then 0.5 s of CPU, second-half the reverse,
+ * busy one 1 s kernel. Replayed together: first-half next to second-half
+ * 1 and second-half next to first-half 1 (they alternate); first-half next
+ * to busy 1000/667 and busy next to first-half 1.5 (the kernels queue). */
+static const char usage_csv[] = "workload,kind,gap_s,duration_s\n"
+                                "first-half,kernel,0,0.5\n"
+                                "first-half,tail,0.5,\n"
+                                "second-half,kernel,0.5,0.5\n"
+                                "busy,kernel,0,1\n";
+
+static void write_usage_csv(char *path)
+{
+    strcpy(path, "/tmp/pl_gq_usage_XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, usage_csv, sizeof usage_csv - 1), (ssize_t)(sizeof usage_csv - 1));
+    close(fd);
+}
+
+/* L (first-half, LS) 10 s solo, 10.5 s next to busy, 11 s next to
+ * second-half or bat; busy 20 s solo, 21 s next to L; second-half and bat
+ * 20 s solo, 22 s next to L. bat has no usage pattern. */
+static pl_profile_set *usage_profiles(void)
+{
+    static const kim_solo solo[] = {{"first-half", 1, PL_SPREAD_INTRA_SOCKET, 10},
+                                    {"busy", 1, PL_SPREAD_INTRA_SOCKET, 20},
+                                    {"second-half", 1, PL_SPREAD_INTRA_SOCKET, 20},
+                                    {"bat", 1, PL_SPREAD_INTRA_SOCKET, 20}};
+    static const kim_coloc co[] = {{"first-half", 1, "busy", 1, 10.5},   {"busy", 1, "first-half", 1, 21},
+                                   {"first-half", 1, "second-half", 1, 11}, {"second-half", 1, "first-half", 1, 22},
+                                   {"first-half", 1, "bat", 1, 11},        {"bat", 1, "first-half", 1, 22}};
+    return KIM_PROFILES(solo, co);
+}
+
+/* The usage cases: the CSV written, one node of four 2-unit GPUs, the
+ * profiles above, queue L (LS), B1 (busy), B2 (second-half), B3 (bat). */
+typedef struct usage_case {
+    char path[64];
+    pl_topology *t;
+    pl_profile_set *ps;
+    pl_job *q[4];
+} usage_case;
+
+static void usage_case_init(usage_case *c)
+{
+    write_usage_csv(c->path);
+    static const kim_group g[] = {{"node", 1, 1, 4, 2}};
+    c->t = kim_cluster(g, 1);
+    c->ps = usage_profiles();
+    static const char *const names[4] = {"L", "B1", "B2", "B3"}, *const types[4] = {"first-half", "busy",
+                                                                                   "second-half", "bat"};
+    for (int i = 0; i < 4; i++)
+        c->q[i] = mkjob(names[i], 1, 0, types[i], "1");
+    assert_pl_ok(pl_job_set_slo(c->q[0], 25));
+}
+
+static void usage_case_free(usage_case *c)
+{
+    unlink(c->path);
+    kim_free_jobs(c->q, 4);
+    pl_profile_set_free(c->ps);
+    pl_topology_free(c->t);
+}
+
+/* Jobs ls and batch of d share a GPU, with these reported slowdowns. */
+static void expect_pair(const pl_decision *d, int32_t ls, int32_t batch, double ls_slow, double batch_slow)
+{
+    assert_int_equal(gpu_of(d, ls), gpu_of(d, batch));
+    double got_l = dec(d, ls, PL_DECISION_PLACED).slowdown, got_b = dec(d, batch, PL_DECISION_PLACED).slowdown;
+    if (fabs(got_l - ls_slow) > 1e-9 || fabs(got_b - batch_slow) > 1e-9)
+        fail_msg("pair slowdowns %.12f, %.12f; want %.12f, %.12f", got_l, got_b, ls_slow, batch_slow);
+}
+
+/* Queue L, B1 (busy), B2 (second-half) on one node of four 2-unit GPUs.
+ * The profiles alone (share factor 1): LS slowdowns 0.05 next to B1, 0.1
+ * next to B2, batch 0.05 and 0.1: MMP takes the lower batch slowdown, L +
+ * B1 (reported 1.05, 1.05), B2 alone. The usage model sees that busy's
+ * kernels block L's: 1.05 x 1000/667 - 1 = 0.574 >= QoS 0.2, no pair; next
+ * to B2 the patterns interleave (factor 1): L + B2 (1.1, 1.1), B1 alone.
+ * With share factor 1.2737 the profiles pair nothing (1.05 x 1.2737 - 1 =
+ * 0.337, 1.1 x 1.2737 - 1 = 0.401), the usage model still L + B2: the factor
+ * only prices pairs without patterns (bat: L + bat at 1.05 is 1.1 x 1.05 =
+ * 1.155 each, a pair; at 1.1, 0.21: none). At QoS 0.6, L + B1 alone pair
+ * under the usage model, each side with its own factor: L 1.05 x 1000/667,
+ * B1 1.05 x 1.5. */
+static void test_usage_model_pairs(void **state)
+{
+    (void)state;
+    usage_case c;
+    usage_case_init(&c);
+    pl_gpu_qos_opts go;
+    pl_gpu_qos_opts_init(&go);
+    pl_decision *d = place_gq(c.t, NULL, c.q, 3, c.ps, &go);
+    expect_pair(d, 0, 1, 1.05, 1.05);
+    assert_int_equal(check_sharing(c.t, NULL, c.q, 3, d), 1);
+    pl_decision_free(d);
+    go.model = PL_GPU_QOS_MODEL_USAGE;
+    go.usage_traces = c.path;
+    d = place_gq(c.t, NULL, c.q, 3, c.ps, &go);
+    expect_pair(d, 0, 2, 1.1, 1.1);
+    assert_int_equal(check_sharing(c.t, NULL, c.q, 3, d), 1);
+    pl_decision_free(d);
+    go.share_factor = 1.2737;
+    d = place_gq(c.t, NULL, c.q, 3, c.ps, &go);
+    expect_pair(d, 0, 2, 1.1, 1.1);
+    pl_decision_free(d);
+    go.model = PL_GPU_QOS_MODEL_PROFILES;
+    d = place_gq(c.t, NULL, c.q, 3, c.ps, &go);
+    assert_int_equal(check_sharing(c.t, NULL, c.q, 3, d), 0);
+    pl_decision_free(d);
+    /* no pattern: the share factor */
+    pl_job *lb[2] = {c.q[0], c.q[3]};
+    go.model = PL_GPU_QOS_MODEL_USAGE;
+    go.share_factor = 1.05;
+    d = place_gq(c.t, NULL, lb, 2, c.ps, &go);
+    expect_pair(d, 0, 1, 1.155, 1.155);
+    pl_decision_free(d);
+    go.share_factor = 1.1;
+    d = place_gq(c.t, NULL, lb, 2, c.ps, &go);
+    assert_int_equal(check_sharing(c.t, NULL, lb, 2, d), 0);
+    pl_decision_free(d);
+    go.share_factor = 1;
+    go.qos = 0.6;
+    d = place_gq(c.t, NULL, c.q, 2, c.ps, &go);
+    expect_pair(d, 0, 1, 1.05 * 1000 / 667, 1.05 * 1.5);
+    pl_decision_free(d);
+    usage_case_free(&c);
+}
+
+/* The table is read once per instance: with the CSV gone, an instance made
+ * before still pairs by it, round after round; a one-shot call, a new
+ * instance, or a round naming another file reads it and fails (PL_EIO). */
+static void test_usage_table_per_instance(void **state)
+{
+    (void)state;
+    usage_case c;
+    usage_case_init(&c);
+    pl_gpu_qos_opts go;
+    pl_gpu_qos_opts_init(&go);
+    go.model = PL_GPU_QOS_MODEL_USAGE;
+    go.usage_traces = c.path;
+    pl_policy_opts o = kim_opts("gpu-qos", c.ps, &go);
+    pl_policy *p = NULL;
+    assert_pl_ok(pl_policy_create(&o, &p));
+    unlink(c.path);
+    for (int round = 0; round < 2; round++) {
+        pl_decision *d = NULL;
+        assert_pl_ok(pl_policy_decide(p, NULL, c.t, NULL, 0, c.q, 3, &d));
+        expect_pair(d, 0, 2, 1.1, 1.1);
+        pl_decision_free(d);
+    }
+    pl_decision *d = (pl_decision *)&o;
+    assert_pl_status(pl_policy_place(&o, c.t, NULL, 0, c.q, 3, &d), PL_EIO);
+    assert_null(d);
+    pl_policy *p2 = (pl_policy *)&o;
+    assert_pl_status(pl_policy_create(&o, &p2), PL_EIO);
+    assert_null(p2);
+    pl_gpu_qos_opts other = go;
+    other.usage_traces = "/nonexistent/usage.csv";
+    pl_policy_opts o2 = kim_opts("gpu-qos", c.ps, &other);
+    d = (pl_decision *)&o;
+    assert_pl_status(pl_policy_decide(p, &o2, c.t, NULL, 0, c.q, 3, &d), PL_EIO);
+    assert_non_null(strstr(pl_last_error(), "/nonexistent/usage.csv"));
+    assert_null(d);
+    pl_policy_free(p);
+    usage_case_free(&c);
+}
+
 static void test_option_errors(void **state)
 {
     (void)state;
@@ -511,6 +683,9 @@ static void test_option_errors(void **state)
     pl_gpu_qos_opts go;
     pl_gpu_qos_opts_init(&go);
     assert_true(go.qos == 0.2 && go.pairing == PL_GPU_PAIRING_MMP && !go.predict && go.share_factor == 1.0);
+    assert_true(go.model == PL_GPU_QOS_MODEL_PROFILES && !go.usage_traces);
+    for (int i = 0; i < 4; i++)
+        assert_true(go.reserved[i] == 0);
     go.qos = 0;
     kim_expect_einval("gpu-qos", t, &j, &go, "qos");
     go.qos = NAN;
@@ -524,6 +699,14 @@ static void test_option_errors(void **state)
         go.share_factor = bad_factor[i];
         kim_expect_einval("gpu-qos", t, &j, &go, "share_factor");
     }
+    pl_gpu_qos_opts_init(&go);
+    go.model = (pl_gpu_qos_model)7;
+    kim_expect_einval("gpu-qos", t, &j, &go, "unknown model 7");
+    matrix_ctx m = {drop_m, NULL, 0};
+    go = matrix_opts(&m);
+    go.model = PL_GPU_QOS_MODEL_USAGE;
+    kim_expect_einval("gpu-qos", t, &j, &go, "user predictor");
+    assert_int_equal(m.calls, 0);
     pl_two_level_opts other;
     pl_two_level_opts_init(&other);
     kim_expect_einval("gpu-qos", t, &j, &other, "not this policy's options");
@@ -542,6 +725,8 @@ int main(void)
         cmocka_unit_test(test_anti_affine_pairs),
         cmocka_unit_test(test_profile_predictor_and_qos),
         cmocka_unit_test(test_share_factor),
+        cmocka_unit_test(test_usage_model_pairs),
+        cmocka_unit_test(test_usage_table_per_instance),
         cmocka_unit_test(test_option_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

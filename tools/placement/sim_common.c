@@ -79,6 +79,17 @@ int sim_compare(const char *name, const pl_topology *topo, const pl_jobset *jobs
         o.policy.seed = set->seed;
         if (set->sa_opts && !strcmp(policies[p], "sa-placement"))
             o.policy.policy_opts = set->sa_opts;
+        /* Under the usage model gpu-qos predicts co-tenants as the simulator
+         * slows them: the same patterns, the same factor for pairs without
+         * (doc/simulator.md sec. 3c). */
+        pl_gpu_qos_opts qos;
+        pl_gpu_qos_opts_init(&qos);
+        if (set->gpu_share_model == PL_SIM_GPU_SHARE_USAGE && !strcmp(policies[p], "gpu-qos")) {
+            qos.model = PL_GPU_QOS_MODEL_USAGE;
+            qos.usage_traces = set->usage_traces;
+            qos.share_factor = set->gpu_share_factor > 0 ? set->gpu_share_factor : PL_SIM_GPU_SHARE_FACTOR;
+            o.policy.policy_opts = &qos;
+        }
         if (set->utility_set)
             o.policy.utility.form = set->utility;
         if (set->interval > 0)

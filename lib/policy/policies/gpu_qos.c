@@ -18,18 +18,30 @@
  * every other job runs alone on empty GPUs, those that cannot be shared
  * first. Jobs are never placed on a GPU that already holds another job
  * except by such a pairing, so a GPU holds at most one LS and one batch
- * task. */
+ * task. The default predictor prices the device side of sharing by a
+ * constant factor, or by the workloads' GPU usage patterns (the
+ * simulator's table, read once per instance; doc/policies.md sec. 4e). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <placement/gpuqos.h>
 #include "gpu_pick.h"
+#include "internal/gpu_usage.h"
+
+/* An instance's usage-pattern table (PL_GPU_QOS_MODEL_USAGE), read once
+ * when the instance is made (a scheduler's or a simulator run's lifetime),
+ * its pair factors cached in it as rounds ask for them. */
+typedef struct gq_usage {
+    pl_gpu_usage *u;
+    char *path;           /* the CSV it was read from, NULL: the built-in models only */
+} gq_usage;
 
 typedef struct gq {
     pl_pctx *c;
     const pl_policy_request *req;
     const pl_gpu_qos_opts *o;
+    gq_usage *usage;      /* PL_GPU_QOS_MODEL_USAGE's table, else NULL */
     int32_t *k_of;        /* [nqueue] tasks; -1 decided up front (rejected or waiting) */
     int32_t *row_of;      /* [nqueue] row of an LS job, -1 */
     int32_t *col_of;      /* [nqueue] column of a batch job, -1 */
@@ -54,7 +66,71 @@ static pl_status check_opts(const pl_gpu_qos_opts *o)
         return pl_err(PL_EINVAL, "gpu-qos: share_factor %g is not finite and >= 1", o->share_factor);
     if (o->pairing < PL_GPU_PAIRING_MMP || o->pairing > PL_GPU_PAIRING_OPTIMAL)
         return pl_err(PL_EINVAL, "gpu-qos: unknown pairing algorithm %d", (int)o->pairing);
+    if (o->model != PL_GPU_QOS_MODEL_PROFILES && o->model != PL_GPU_QOS_MODEL_USAGE)
+        return pl_err(PL_EINVAL, "gpu-qos: unknown model %d", (int)o->model);
+    if (o->model == PL_GPU_QOS_MODEL_USAGE && o->predict)
+        return pl_err(PL_EINVAL, "gpu-qos: model usage and a user predictor exclude each other");
     return PL_OK;
+}
+
+static void usage_free(void *state)
+{
+    gq_usage *x = state;
+    if (!x)
+        return;
+    pl_gpu_usage_free(x->u);
+    free(x->path);
+    free(x);
+}
+
+static pl_status usage_load(const char *path, gq_usage **out)
+{
+    *out = NULL;
+    gq_usage *x = pl_alloc(1, sizeof *x);
+    if (!x)
+        return PL_ENOMEM;
+    pl_status st = pl_gpu_usage_load(path, &x->u);
+    if (!st && path && !(x->path = pl_strdup(path)))
+        st = PL_ENOMEM;
+    return PL_HAND_OUT(st, x, usage_free, out);
+}
+
+/* Whether the instance's table x was read from path (NULL: none). */
+static int read_from(const gq_usage *x, const char *path)
+{
+    if (!x)
+        return 0;
+    return x->path && path ? !strcmp(x->path, path) : x->path == path;
+}
+
+/* The table is read when the instance is made; options of another kind
+ * are left to place() to refuse. */
+static pl_status create(const pl_policy_opts *opts, const void *data, void **state)
+{
+    (void)data;
+    *state = NULL;
+    const pl_gpu_qos_opts *o = opts->policy_opts;
+    if (!o || o->kind != PL_POLICY_EXT_GPU_QOS || o->model != PL_GPU_QOS_MODEL_USAGE)
+        return PL_OK;
+    pl_status st = check_opts(o);
+    gq_usage *x = NULL;
+    if (!st)
+        st = usage_load(o->usage_traces, &x);
+    *state = x;
+    return st;
+}
+
+/* The device-side factors of lsj next to bj (*fl) and of bj next to lsj
+ * (*fb), from the usage patterns when both workload types have one; left
+ * as they are (the share factor) otherwise. */
+static pl_status usage_factors(gq_usage *x, const pl_job *lsj, const pl_job *bj, double *fl, double *fb)
+{
+    int32_t a = pl_gpu_usage_find(x->u, pl_job_workload_type(lsj)),
+            b = pl_gpu_usage_find(x->u, pl_job_workload_type(bj));
+    if (a < 0 || b < 0)
+        return PL_OK;
+    pl_status st = pl_gpu_usage_factor(x->u, a, b, fl);
+    return st ? st : pl_gpu_usage_factor(x->u, b, a, fb);
 }
 
 /* The default predictor: co-located over intra-socket solo time, at least
@@ -86,8 +162,12 @@ static pl_status element(gq *g, const pl_job *lsj, int32_t kl, const pl_job *bj,
         if (st)
             return st;
     } else {
-        *ls = profiled(g->c, g->o->share_factor, lsj, kl, bj, kb);
-        *bs = profiled(g->c, g->o->share_factor, bj, kb, lsj, kl);
+        double fl = g->o->share_factor, fb = fl;
+        pl_status st = g->usage ? usage_factors(g->usage, lsj, bj, &fl, &fb) : PL_OK;
+        if (st)
+            return st;
+        *ls = profiled(g->c, fl, lsj, kl, bj, kb);
+        *bs = profiled(g->c, fb, bj, kb, lsj, kl);
     }
     /* A co-runner speeding a job up counts as none; an infinite slowdown as no pair. */
     if (*ls < 0)
@@ -453,11 +533,20 @@ static pl_status place(const pl_policy_request *req, pl_decision *out)
     const pl_gpu_qos_opts *o = ext ? ext : &defaults;
     if ((st = check_opts(o)))
         return st;
+    /* A round whose options name another CSV than the instance read (or
+     * an instance made without the usage model) reads it afresh. */
+    gq_usage *in = req->state, *fresh = NULL;
+    if (o->model == PL_GPU_QOS_MODEL_USAGE && !read_from(in, o->usage_traces) &&
+        (st = usage_load(o->usage_traces, &fresh)))
+        return st;
     gq g = {0};
     g.req = req;
     g.o = o;
-    if ((st = pl_pctx_create(req, &g.c)))
+    g.usage = o->model != PL_GPU_QOS_MODEL_USAGE ? NULL : fresh ? fresh : in;
+    if ((st = pl_pctx_create(req, &g.c))) {
+        usage_free(fresh);
         return st;
+    }
     st = run(&g, out);
     free(g.k_of);
     free(g.row_of);
@@ -472,6 +561,7 @@ static pl_status place(const pl_policy_request *req, pl_decision *out)
     free(g.partner);
     free(g.done);
     pl_pctx_free(g.c);
+    usage_free(fresh);
     return st;
 }
 
@@ -484,8 +574,11 @@ void pl_gpu_qos_opts_init(pl_gpu_qos_opts *opts)
     opts->qos = 0.2;   /* the middle of the thesis's 10 / 20 / 30 % */
     opts->pairing = PL_GPU_PAIRING_MMP;
     opts->share_factor = 1.0;   /* no device-side cost: doc/policies.md sec. 4e says why */
+    opts->model = PL_GPU_QOS_MODEL_PROFILES;
 }
 
-PL_POLICY_DEFINE(pl_policy_gpu_qos, "gpu-qos",
-                 "latency-sensitive jobs (SLO > 0) paired with batch jobs on GPUs of units >= 2 by Min-Max Pairing (seed 003)",
-                 place, NULL);
+const pl_policy_ops pl_policy_gpu_qos = {
+    .name = "gpu-qos", .place = place, .version = PL_POLICY_OPS_VERSION, .create = create,
+    .destroy = usage_free,
+    .description = "latency-sensitive jobs (SLO > 0) paired with batch jobs on GPUs of units >= 2 by Min-Max "
+                   "Pairing (seed 003)"};

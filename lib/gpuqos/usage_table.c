@@ -1,22 +1,15 @@
-/* Usage patterns of the simulator's GPU co-tenants (doc/simulator.md sec.
- * 3c): the built-in Table 5.1 models, the CSV reader, and a pair's
- * device-side factors from the usage-pattern simulator (lib/gpuqos). */
+/* The GPU usage-pattern table (doc/gpuqos.md, doc/simulator.md sec. 3c):
+ * the built-in Table 5.1 models, the CSV reader, and a pair's device-side
+ * factors from the usage-pattern simulator (pl_gpu_simulate()). Shared by
+ * the simulator's co-tenant model and gpu-qos's usage predictor, so the two
+ * agree by construction. */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal/sim_usage.h"
-#include "csv.h"
-#include "sim_impl.h"
-
-/* The public options took their new members from the reserved tail: the
- * size must not change (ABI). 64-bit targets only: there a pointer and a
- * uint64_t have the same size. */
-#if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(pl_sim_opts) == offsetof(pl_sim_opts, gpu_share_factor) + sizeof(double) +
-                                          4 * sizeof(uint64_t),
-               "pl_sim_opts changed size");
-#endif
+#include <placement/sim.h>
+#include "internal/gpu_usage.h"
+#include "sim/csv.h"
 
 /* Seed 003 ch. 5 Table 5.1 (tests/data/kim/table5_1.csv): GPU utilisation
  * (%) and role; the Cifar10 (latency-sensitive) models iterate in 0.1 s, the
@@ -29,7 +22,7 @@ static const struct {
                {"Googlenet", 71.39, 1}, {"Nasnet", 72.18, 1},   {"Resnet50", 85.31, 1},
                {"Resnet152", 81.62, 1}, {"VGG16", 73.47, 1}};
 
-void pl_sim_usage_free(pl_sim_usage *u)
+void pl_gpu_usage_free(pl_gpu_usage *u)
 {
     if (!u)
         return;
@@ -38,10 +31,11 @@ void pl_sim_usage_free(pl_sim_usage *u)
         free(u->c[i].calls);
     }
     free(u->c);
+    free(u->factor);
     free(u);
 }
 
-int32_t pl_sim_usage_find(const pl_sim_usage *u, const char *workload)
+int32_t pl_gpu_usage_find(const pl_gpu_usage *u, const char *workload)
 {
     if (!u || !workload)
         return -1;
@@ -53,9 +47,9 @@ int32_t pl_sim_usage_find(const pl_sim_usage *u, const char *workload)
 
 /* The class named name, emptied if it exists (a CSV replaces a built-in
  * model), else appended. */
-static pl_status class_named(pl_sim_usage *u, const char *name, pl_sim_usage_class **out)
+static pl_status class_named(pl_gpu_usage *u, const char *name, pl_gpu_usage_class **out)
 {
-    int32_t i = pl_sim_usage_find(u, name);
+    int32_t i = pl_gpu_usage_find(u, name);
     if (i >= 0) {
         u->c[i].ncalls = 0;
         u->c[i].end_s = 0;
@@ -65,7 +59,7 @@ static pl_status class_named(pl_sim_usage *u, const char *name, pl_sim_usage_cla
     pl_status st = pl_grow((void **)&u->c, &u->cap, u->n + 1, sizeof *u->c);
     if (st)
         return st;
-    pl_sim_usage_class *c = &u->c[u->n];
+    pl_gpu_usage_class *c = &u->c[u->n];
     memset(c, 0, sizeof *c);
     if (!(c->name = pl_strdup(name)))
         return PL_ENOMEM;
@@ -74,7 +68,7 @@ static pl_status class_named(pl_sim_usage *u, const char *name, pl_sim_usage_cla
     return PL_OK;
 }
 
-static pl_status add_call(pl_sim_usage_class *c, const pl_gpu_call *call)
+static pl_status add_call(pl_gpu_usage_class *c, const pl_gpu_call *call)
 {
     pl_status st = pl_grow((void **)&c->calls, &c->cap, c->ncalls + 1, sizeof *c->calls);
     if (st)
@@ -84,14 +78,14 @@ static pl_status add_call(pl_sim_usage_class *c, const pl_gpu_call *call)
     return PL_OK;
 }
 
-static pl_status add_builtin(pl_sim_usage *u)
+static pl_status add_builtin(pl_gpu_usage *u)
 {
     for (size_t m = 0; m < sizeof table51 / sizeof *table51; m++) {
-        pl_gpu_call calls[PL_SIM_USAGE_KERNELS];
+        pl_gpu_call calls[PL_GPU_USAGE_KERNELS];
         pl_gpu_trace t;
-        pl_gpu_trace_synthetic(table51[m].util_pct, table51[m].batch ? 0.4 : 0.1, PL_SIM_USAGE_KERNELS,
+        pl_gpu_trace_synthetic(table51[m].util_pct, table51[m].batch ? 0.4 : 0.1, PL_GPU_USAGE_KERNELS,
                                table51[m].batch, calls, &t);
-        pl_sim_usage_class *c;
+        pl_gpu_usage_class *c;
         pl_status st = class_named(u, table51[m].name, &c);
         for (int32_t k = 0; k < t.ncalls && !st; k++)
             st = add_call(c, &calls[k]);
@@ -108,7 +102,7 @@ enum { COL_WORKLOAD, COL_KIND, COL_GAP, COL_DURATION, COL_BYTES, COL_SPLIT, NCOL
 /* One CSV row: a call after a CPU gap, or the tail gap that ends the
  * iteration (period = end of the last call + tail). A workload whose rows
  * come back after another's continues its iteration. */
-static pl_status read_row(pl_sim_usage *u, const pl_csv *c, const int32_t *col)
+static pl_status read_row(pl_gpu_usage *u, const pl_csv *c, const int32_t *col)
 {
     const char *name = pl_csv_field(c, col[COL_WORKLOAD]), *kind = pl_csv_field(c, col[COL_KIND]);
     if (!*name)
@@ -132,8 +126,8 @@ static pl_status read_row(pl_sim_usage *u, const pl_csv *c, const int32_t *col)
         return pl_csv_fail(c, "bytes", "a memcopy copies more than 0 bytes");
     if (split != 0 && split != 1)
         return pl_csv_fail(c, "split", "0 or 1, got %g", split);
-    int32_t i = pl_sim_usage_find(u, name);
-    pl_sim_usage_class *cl = i >= 0 ? &u->c[i] : NULL;
+    int32_t i = pl_gpu_usage_find(u, name);
+    pl_gpu_usage_class *cl = i >= 0 ? &u->c[i] : NULL;
     if (!cl || cl->trace.period_s > 0) { /* new, or a built-in / ended one the CSV replaces */
         if ((st = class_named(u, name, &cl)))
             return st;
@@ -154,19 +148,19 @@ static pl_status read_row(pl_sim_usage *u, const pl_csv *c, const int32_t *col)
 /* Every class's trace points at its calls; a CSV iteration without a tail
  * row ends with its last call; periods read as negative (ended) turn
  * positive. */
-static void finish(pl_sim_usage *u)
+static void finish(pl_gpu_usage *u)
 {
     for (int64_t i = 0; i < u->n; i++) {
-        pl_sim_usage_class *c = &u->c[i];
+        pl_gpu_usage_class *c = &u->c[i];
         double p = fabs(c->trace.period_s);
         c->trace = (pl_gpu_trace){c->calls, (int32_t)c->ncalls, p > 0 ? p : c->end_s, 0};
     }
 }
 
-static pl_status load(pl_csv *c, pl_status st, pl_sim_usage **out)
+static pl_status load(pl_csv *c, pl_status st, pl_gpu_usage **out)
 {
     *out = NULL;
-    pl_sim_usage *u = pl_alloc(1, sizeof *u);
+    pl_gpu_usage *u = pl_alloc(1, sizeof *u);
     if (!u) {
         pl_csv_close(c);
         return PL_ENOMEM;
@@ -184,17 +178,17 @@ static pl_status load(pl_csv *c, pl_status st, pl_sim_usage **out)
     pl_csv_close(c);
     if (!st)
         finish(u);
-    return PL_HAND_OUT(st, u, pl_sim_usage_free, out);
+    return PL_HAND_OUT(st, u, pl_gpu_usage_free, out);
 }
 
-pl_status pl_sim_usage_load(const char *path, pl_sim_usage **out)
+pl_status pl_gpu_usage_load(const char *path, pl_gpu_usage **out)
 {
     pl_csv c;
     memset(&c, 0, sizeof c);
     return load(&c, path ? pl_csv_open_file(&c, path) : PL_OK, out);
 }
 
-pl_status pl_sim_usage_load_text(const char *text, const char *source, pl_sim_usage **out)
+pl_status pl_gpu_usage_load_text(const char *text, const char *source, pl_gpu_usage **out)
 {
     pl_csv c;
     return load(&c, pl_csv_open_text(&c, text, strlen(text), source), out);
@@ -209,11 +203,11 @@ static pl_status replay(const pl_gpu_trace *t, int32_t n, double horizon, pl_gpu
     return pl_gpu_simulate(t, n, &o, out);
 }
 
-pl_status pl_sim_usage_pair(const pl_sim_usage *u, int32_t a, int32_t b, double *fa, double *fb)
+pl_status pl_gpu_usage_pair(const pl_gpu_usage *u, int32_t a, int32_t b, double *fa, double *fb)
 {
     int32_t lo = a < b ? a : b, hi = a < b ? b : a;
     pl_gpu_trace t[2] = {u->c[lo].trace, u->c[hi].trace};
-    double horizon = PL_SIM_USAGE_PERIODS * (t[0].period_s > t[1].period_s ? t[0].period_s : t[1].period_s);
+    double horizon = PL_GPU_USAGE_PERIODS * (t[0].period_s > t[1].period_s ? t[0].period_s : t[1].period_s);
     pl_gpu_sim_result solo[2], both[2];
     pl_status st;
     if ((st = replay(&t[0], 1, horizon, &solo[0])) || (st = replay(&t[1], 1, horizon, &solo[1])) ||
@@ -229,5 +223,24 @@ pl_status pl_sim_usage_pair(const pl_sim_usage *u, int32_t a, int32_t b, double 
         f[0] = f[1] = (f[0] + f[1]) / 2;
     *fa = a == lo ? f[0] : f[1];
     *fb = a == lo ? f[1] : f[0];
+    return PL_OK;
+}
+
+pl_status pl_gpu_usage_factor(pl_gpu_usage *u, int32_t a, int32_t b, double *fa)
+{
+    size_t n = (size_t)u->n;
+    if (!u->factor) {
+        if (!(u->factor = pl_alloc(n * n, sizeof *u->factor)))
+            return PL_ENOMEM;
+        for (size_t q = 0; q < n * n; q++)
+            u->factor[q] = NAN;
+    }
+    double *ab = &u->factor[(size_t)a * n + (size_t)b];
+    if (isnan(*ab)) {
+        pl_status st = pl_gpu_usage_pair(u, a, b, ab, &u->factor[(size_t)b * n + (size_t)a]);
+        if (st)
+            return st;
+    }
+    *fa = *ab;
     return PL_OK;
 }
