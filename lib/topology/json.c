@@ -585,13 +585,15 @@ static pl_status read_network(loader *L, const json_t *doc)
     return PL_OK;
 }
 
-/* Device group {"kind", "count", "capacity", "link"} of a pool; devices are
- * numbered per kind across the pool's groups. */
+/* Device group {"kind", "count", "capacity", "link", "attrs"} of a pool;
+ * devices are numbered per kind across the pool's groups. Each device gets
+ * the group's attributes, so a lookup on one device (a GPU's vgpu_splits,
+ * doc/disagg.md sec. 8) need not know which group it came from. */
 static pl_status add_device_group(const loader *L, int32_t pool, const json_t *g, const char *path,
                                   int32_t next[PL_VK_COUNT], int64_t *total)
 {
     pl_topology *t = L->t;
-    static const char *const keys[] = {"kind", "count", "capacity", "link", NULL};
+    static const char *const keys[] = {"kind", "count", "capacity", "link", "attrs", NULL};
     pl_vertex_kind kind;
     int64_t count;
     char sub[PL_JSON_PATH];
@@ -620,7 +622,7 @@ static pl_status add_device_group(const loader *L, int32_t pool, const json_t *g
     for (int64_t k = 0; k < count; k++) {
         int32_t d;
         if ((st = pl_topology_add_vertex(t, kind, pool, NULL, next[kind]++, &d)) ||
-            (st = read_capacity(t, d, g, path)) ||
+            (st = read_capacity(t, d, g, path)) || (st = read_attrs(t, d, g, path)) ||
             (st = pl_topology_add_link(t, d, pool, lp.kind, lp.bw, lp.lat, lp.weight, NULL)))
             return st;
     }
@@ -630,7 +632,7 @@ static pl_status add_device_group(const loader *L, int32_t pool, const json_t *g
 
 static pl_status add_pool(loader *L, int32_t root, const json_t *p, size_t index, const char *path)
 {
-    static const char *const keys[] = {"name", "attach", "link", "devices", "capacity", NULL};
+    static const char *const keys[] = {"name", "attach", "link", "devices", "capacity", "attrs", NULL};
     static const char *const lkeys[] = {"kind", "bw", "latency_ns", "weight", NULL};
     char dflt[32], sub[PL_JSON_PATH], item[PL_JSON_PATH];
     const char *name, *attach;
@@ -651,6 +653,7 @@ static pl_status add_pool(loader *L, int32_t root, const json_t *p, size_t index
     if ((st = find_under(L->t, root, attach, sub, &at)) ||
         (st = pl_topology_add_vertex(L->t, PL_VK_POOL, at, name, (int32_t)index, &pool)) ||
         (st = pl_topology_add_link(L->t, pool, at, lp.kind, lp.bw, lp.lat, lp.weight, NULL)) ||
+        (st = read_attrs(L->t, pool, p, path)) ||
         (st = member(p, path, "devices", JSON_ARRAY, 0, &devs, sub)))
         return st;
     for (size_t i = 0; devs && i < json_array_size(devs); i++) {

@@ -167,6 +167,37 @@ static void test_gpu_splits_and_home(void **state)
     pl_topology_free(h.t);
 }
 
+static const char gpu_splits_json[] =
+    "{\"pools\": [{\"attrs\": {\"vgpu_splits\": \"1,2\"}, \"devices\": ["
+    "  {\"kind\": \"gpu\", \"count\": 2, \"attrs\": {\"vgpu_splits\": \"1\"},"
+    "   \"capacity\": {\"bandwidth\": 4e9, \"gpu-memory\": 16e9}},"
+    "  {\"kind\": \"gpu\", \"capacity\": {\"bandwidth\": 4e9, \"gpu-memory\": 16e9}}]},"
+    " {\"devices\": [{\"kind\": \"gpu\", \"capacity\": {\"bandwidth\": 1e9, \"gpu-memory\": 8e9}}]}]}";
+
+/* Splits from a JSON file: a device group's "attrs" reach each of its GPUs,
+ * a pool's "attrs" those GPUs of it whose group sets none (nearest ancestor);
+ * GPUs are taken in preorder, so g0 g1 (group 0) then g2 (group 1). */
+static void test_gpu_splits_from_json(void **state)
+{
+    (void)state;
+    pl_topology *t = NULL;
+    assert_pl_ok(pl_topology_load_json_string(gpu_splits_json, 0, &t));
+    pl_disagg_cluster *c = NULL;
+    assert_pl_ok(pl_disagg_cluster_from_topology(t, &c));
+    assert_int_equal(c->ngpus, 4);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(c->gpus[i].home, -1);
+        assert_int_equal(c->gpus[i].n_splits, 1);
+        assert_int_equal(c->gpus[i].splits[0], 1);
+    }
+    assert_int_equal(c->gpus[2].n_splits, 2);
+    assert_int_equal(c->gpus[2].splits[1], 2);
+    assert_int_equal(c->gpus[3].bw, 1 * GB);
+    assert_int_equal(c->gpus[3].n_splits, 3); /* pool1 sets none: default 1,2,4 */
+    pl_disagg_cluster_free(c);
+    pl_topology_free(t);
+}
+
 /* An error leaves *out alone and names the vertex. */
 static void expect_error(pl_topology *t, pl_status want, const char *msg)
 {
@@ -245,6 +276,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_made_view),
         cmocka_unit_test(test_gpu_splits_and_home),
+        cmocka_unit_test(test_gpu_splits_from_json),
         cmocka_unit_test(test_missing_capacities),
         cmocka_unit_test(test_other_errors),
         cmocka_unit_test(test_empty),

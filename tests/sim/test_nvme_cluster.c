@@ -97,6 +97,36 @@ static void test_examples_equal_builtin(void **state)
     }
 }
 
+/* A pool GPU whose JSON device group says "vgpu_splits": "1" is
+ * unsplittable in the view: call-gpu-da-unsplit.json is call-gpu-da.json
+ * with that attribute, and gives the built-in cluster with the GPU unsplit
+ * without --gpu-unsplit (call-gpu-da.json itself keeps {1, 2, 4}). */
+static void test_pool_gpu_unsplit_attr(void **state)
+{
+    (void)state;
+    pl_topology *t = load_example("call-gpu-da-unsplit.json");
+    pl_nvme_sim_opts b = builtin_opts(0, 1), f = b;
+    b.gpu_split = 0;
+    f.cluster = t; /* f.gpu_split stays 1: the file alone says "1" */
+    pl_disagg_cluster *cb = NULL, *cf = NULL;
+    assert_pl_ok(pl_nvme_sim_cluster(&b, &cb));
+    assert_pl_ok(pl_nvme_sim_cluster(&f, &cf));
+    assert_int_equal(cf->ngpus, 1);
+    assert_int_equal(cf->gpus[0].home, -1);
+    assert_int_equal(cf->gpus[0].n_splits, 1);
+    assert_int_equal(cf->gpus[0].splits[0], 1);
+    same_cluster(cb, cf);
+    pl_disagg_cluster_free(cb);
+    pl_disagg_cluster_free(cf);
+    pl_topology_free(t);
+    t = load_example("call-gpu-da.json");
+    f.cluster = t;
+    assert_pl_ok(pl_nvme_sim_cluster(&f, &cf));
+    assert_int_equal(cf->gpus[0].n_splits, 3);
+    pl_disagg_cluster_free(cf);
+    pl_topology_free(t);
+}
+
 #define SAME(field) assert_true(sa.field == sb.field)
 
 /* Every record, field by field. */
@@ -268,6 +298,26 @@ static void test_cli_unchanged(void **state)
     assert_string_equal(after_first_line(out), after_first_line(nvme_gpu_s1_pa));
 }
 
+/* The CLI rows of the file whose pool GPU says "vgpu_splits": "1" are those
+ * of call-gpu-da.json with --gpu-unsplit, and differ from its split rows. */
+static void test_cli_unsplit_attr(void **state)
+{
+    (void)state;
+    static char a[1 << 14], b[1 << 14];
+    char path[PL_PATH_MAX], args[PL_PATH_MAX + 128];
+    const char *run = "simulate --scenario nvme-gpu-s1 --jobs 500";
+    snprintf(args, sizeof args, "%s --cluster '%s'", run,
+             pl_test_data(path, "../../examples/clusters/call-gpu-da-unsplit.json"));
+    assert_int_equal(pl_test_run_cli(NULL, args, 0, a, sizeof a), 0);
+    snprintf(args, sizeof args, "%s --gpu-unsplit --cluster '%s'", run,
+             pl_test_data(path, "../../examples/clusters/call-gpu-da.json"));
+    assert_int_equal(pl_test_run_cli(NULL, args, 0, b, sizeof b), 0);
+    assert_string_equal(after_first_line(a), after_first_line(b));
+    snprintf(args, sizeof args, "%s --cluster '%s'", run, path);
+    assert_int_equal(pl_test_run_cli(NULL, args, 0, b, sizeof b), 0);
+    assert_string_not_equal(after_first_line(a), after_first_line(b));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -276,7 +326,9 @@ int main(void)
         cmocka_unit_test(test_runs_equal_builtin),
         cmocka_unit_test(test_cluster_errors),
         cmocka_unit_test(test_cli_cluster),
+        cmocka_unit_test(test_pool_gpu_unsplit_attr),
         cmocka_unit_test(test_cli_unchanged),
+        cmocka_unit_test(test_cli_unsplit_attr),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

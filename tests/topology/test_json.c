@@ -366,6 +366,14 @@ static const bad_case bad_cases[] = {
     {"{\"pools\": [{\"devices\": [{\"kind\": \"machine\"}]}]}", "$.pools[0].devices[0].kind: a pool holds devices"},
     {"{\"pools\": [{\"devices\": [{\"kind\": \"gpu\", \"link\": {\"kind\": \"pcie\", \"speed\": 1}}]}]}",
      "$.pools[0].devices[0].link.speed: unknown key"},
+    {"{\"pools\": [{\"devices\": [{\"kind\": \"gpu\"}, {\"kind\": \"gpu\", \"attrs\": \"vgpu_splits=1\"}]}]}",
+     "$.pools[0].devices[1].attrs: expected an object, got the string \"vgpu_splits=1\""},
+    {"{\"pools\": [{\"devices\": [{\"kind\": \"gpu\", \"count\": 2, \"attrs\": {\"vgpu_splits\": 1}}]}]}",
+     "$.pools[0].devices[0].attrs.vgpu_splits: expected a string, got 1"},
+    {"{\"pools\": [{\"devices\": [{\"kind\": \"nic\", \"attrs\": {\"\": \"x\"}}]}]}",
+     "$.pools[0].devices[0].attrs[\"\"]: an attribute key must be non-empty"},
+    {"{\"pools\": [{\"name\": \"p\", \"attrs\": {\"zone\": \"\"}}]}",
+     "$.pools[0].attrs.zone: an attribute value must be a non-empty string"},
 };
 
 /* Attributes: a template's (on an inline tree's root and nodes, or on the
@@ -402,6 +410,41 @@ static void test_json_attributes(void **state)
     assert_string_equal(pl_topology_attr(t, at(t, "cluster/node2/gpu0"), "model"), "v100");
     assert_int_equal(pl_topology_attr_count(t, at(t, "cluster/rack0")), 0);
     assert_int_equal(pl_topology_attr_count(t, at(t, "cluster/rack0/node0/package0/gpu0")), 0);
+    pl_topology_free(t);
+}
+
+static const char pool_attrs_json[] =
+    "{\"pools\": [{\"name\": \"box\", \"attrs\": {\"zone\": \"b\"}, \"devices\": ["
+    "   {\"kind\": \"gpu\", \"count\": 3, \"attrs\": {\"vgpu_splits\": \"1\", \"model\": \"T4\"}},"
+    "   {\"kind\": \"gpu\", \"count\": 2},"
+    "   {\"kind\": \"storage\", \"attrs\": {\"zone\": \"a\"}}]}]}";
+
+/* A pool's attrs land on the pool, a device group's on each of its devices
+ * (and only on them), so the nearest-ancestor lookup finds either. */
+static void test_json_pool_attributes(void **state)
+{
+    (void)state;
+    pl_topology *t = NULL;
+    assert_pl_ok(pl_topology_load_json_string(pool_attrs_json, 0, &t));
+    int32_t box = at(t, "cluster/box");
+    assert_int_equal(pl_topology_attr_count(t, box), 1);
+    assert_string_equal(pl_topology_attr(t, box, "zone"), "b");
+    for (int i = 0; i < 5; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "cluster/box/gpu%d", i);
+        int32_t g = at(t, path);
+        if (i < 3) {
+            assert_int_equal(pl_topology_attr_count(t, g), 2);
+            assert_string_equal(pl_topology_attr(t, g, "vgpu_splits"), "1");
+            assert_string_equal(pl_topology_attr(t, g, "model"), "T4");
+        } else {
+            assert_int_equal(pl_topology_attr_count(t, g), 0);
+        }
+    }
+    /* A device's own attribute sits beside (not over) the pool's. */
+    assert_string_equal(pl_topology_attr(t, at(t, "cluster/box/storage0"), "zone"), "a");
+    assert_string_equal(pl_topology_attr(t, box, "zone"), "b");
+    assert_int_equal(pl_topology_attr_count(t, at(t, "cluster")), 0);
     pl_topology_free(t);
 }
 
@@ -624,6 +667,7 @@ int main(void)
         cmocka_unit_test(test_json_pool),
         cmocka_unit_test(test_json_defaults_and_names),
         cmocka_unit_test(test_json_attributes),
+        cmocka_unit_test(test_json_pool_attributes),
         cmocka_unit_test(test_json_errors),
         cmocka_unit_test(test_json_file),
         cmocka_unit_test(test_json_builtin_and_xml_templates),
