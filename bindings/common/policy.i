@@ -68,6 +68,7 @@ typedef struct PolicyOptions {
     pl_gpu_qos_opts gpu_qos;
     plb_strs_in platforms, workloads; /* owned; two_level points into them */
     double *task_runtime_s;           /* owned, [workloads * platforms] */
+    char *usage_traces;               /* owned; gpu_qos.usage_traces points to it */
 } PolicyOptions;
 
 static void plb_policy_options_free(PolicyOptions *o)
@@ -77,13 +78,16 @@ static void plb_policy_options_free(PolicyOptions *o)
     plb_strs_in_free(&o->platforms);
     plb_strs_in_free(&o->workloads);
     free(o->task_runtime_s);
+    free(o->usage_traces);
     free(o->policy);
     free(o);
 }
 
-/* Re-point two_level at this object's own arrays (after a copy or a set). */
+/* Re-point two_level and gpu_qos at this object's own arrays and strings
+ * (after a copy or a set). */
 static void plb_policy_options_link(PolicyOptions *o)
 {
+    o->gpu_qos.usage_traces = o->usage_traces;
     o->two_level.nplatforms = o->platforms.n;
     o->two_level.platforms = (const char *const *)o->platforms.v;
     o->two_level.nworkloads = o->workloads.n;
@@ -114,10 +118,14 @@ static PolicyOptions *plb_policy_options_copy(const PolicyOptions *src)
     o->platforms = (plb_strs_in){ 0, NULL };
     o->workloads = (plb_strs_in){ 0, NULL };
     o->task_runtime_s = NULL;
+    o->usage_traces = NULL;
     o->policy = strdup(src->policy);
     size_t cells = (size_t)src->platforms.n * (size_t)src->workloads.n;
     o->task_runtime_s = malloc(sizeof(double) * (cells > 0 ? cells : 1));
-    if (!o->policy || !o->task_runtime_s || !plb_strs_copy(&o->platforms, &src->platforms)
+    if (src->usage_traces)
+        o->usage_traces = strdup(src->usage_traces);
+    if (!o->policy || !o->task_runtime_s || (src->usage_traces && !o->usage_traces)
+        || !plb_strs_copy(&o->platforms, &src->platforms)
         || !plb_strs_copy(&o->workloads, &src->workloads)) {
         plb_policy_options_free(o);
         PLB_FAIL(PL_ENOMEM, NULL, "out of memory");
@@ -200,9 +208,21 @@ typedef struct {} PolicyOptions;
             PLB_FAIL(PL_EINVAL, , "sa-placement: mode '%s' (expected batch or online)", mode ? mode : "(null)");
     }
     /** sa-placement: the built-in predictor's slowdowns, "lookup" (default: the profiles'
-     *  measured ones) or "tree" (a bagged REPTree learned from the profiles; doc/policies.md 4e). */
+     *  measured ones) or "tree" (a bagged REPTree learned from the profiles; doc/policies.md 4e).
+     *  gpu-qos: the default predictor's device side, "profiles" (default: share_factor for
+     *  every pair) or "usage" (the pair's GPU usage patterns, falling back to share_factor). */
     void set_model(const char *model)
     {
+        if ($self->kind == PL_POLICY_EXT_GPU_QOS) {
+            if (model && strcmp(model, "profiles") == 0)
+                $self->gpu_qos.model = PL_GPU_QOS_MODEL_PROFILES;
+            else if (model && strcmp(model, "usage") == 0)
+                $self->gpu_qos.model = PL_GPU_QOS_MODEL_USAGE;
+            else
+                PLB_FAIL(PL_EINVAL, , "gpu-qos: model '%s' (expected profiles or usage)",
+                         model ? model : "(null)");
+            return;
+        }
         if (!plb_policy_options_is($self, PL_POLICY_EXT_SA, "model"))
             return;
         if (model && strcmp(model, "lookup") == 0)
@@ -252,6 +272,27 @@ typedef struct {} PolicyOptions;
         }
         PLB_FAIL(PL_EINVAL, , "gpu-qos: pairing '%s' (expected mmp, mmp-stuck, greedy or optimal)",
                  pairing ? pairing : "(null)");
+    }
+    /** gpu-qos: the default predictor's cost of sharing the GPU itself (>= 1; default 1: the
+     *  profiles alone); under model "usage", the factor of pairs without usage patterns. */
+    void set_share_factor(double f)
+    {
+        if (plb_policy_options_is($self, PL_POLICY_EXT_GPU_QOS, "share_factor"))
+            $self->gpu_qos.share_factor = f;
+    }
+    /** gpu-qos, model "usage": a usage-pattern CSV added to the built-in Table 5.1 patterns
+     *  (doc/simulator.md sec. 3c), or None/nil (default): the built-in ones only. The library
+     *  reads it when the policy is created (IOError, ParseError). */
+    void set_usage_traces(const char *path = NULL)
+    {
+        if (!plb_policy_options_is($self, PL_POLICY_EXT_GPU_QOS, "usage_traces"))
+            return;
+        char *p = path ? strdup(path) : NULL;
+        if (path && !p)
+            PLB_FAIL(PL_ENOMEM, , "out of memory");
+        free($self->usage_traces);
+        $self->usage_traces = p;
+        plb_policy_options_link($self);
     }
     /** two-level: the table t_K(P) of one task's run time in seconds,
      *  task_runtime_s row-major [workload][platform]. */

@@ -119,13 +119,17 @@ local kinds = { [0] = "placed", "postponed", "waiting", "rejected" }
 -- taking each (PolicyOptions refuses another policy's option).
 local option_setters = { mode = "set_mode", iterations = "set_iterations",
   initial_temperature = "set_initial_temperature", cooling = "set_cooling",
-  model = "set_model", qos = "set_qos", pairing = "set_pairing" }
+  model = "set_model", qos = "set_qos", pairing = "set_pairing",
+  share_factor = "set_share_factor", usage_traces = "set_usage_traces" }
 
 --- The PolicyOptions of `policy` from a table of its options, or nil when
 --- it is empty: sa-placement mode ("batch" | "online"), iterations,
 --- initial_temperature, cooling, model ("lookup" | "tree"); two-level task_runtime_s
 --- ({workload = {platform = seconds}}); gpu-qos qos, pairing ("mmp",
---- "mmp-stuck", "greedy", "optimal"). Unknown options raise PL_EINVAL.
+--- "mmp-stuck", "greedy", "optimal"), share_factor (>= 1, default 1), model
+--- ("profiles" | "usage": the GPU usage patterns of the pair, doc/policies.md 4e),
+--- usage_traces (a usage-pattern CSV path for model "usage"; read when the
+--- policy is created: PL_EIO, PL_EPARSE). Unknown options raise PL_EINVAL.
 function P.policy_options(policy, options)
   if not options or next(options) == nil then return nil end
   local o = P.PolicyOptions(policy)

@@ -774,7 +774,8 @@ check("sa-placement model lookup and tree", function()
     assert(math.abs(r.summary.makespan - makespan) < 0.01, model .. " " .. r.summary.makespan)
   end
   raises(function() placement.Policy("sa-placement", { model = "forest" }) end, "PL_EINVAL", "lookup or tree")
-  raises(function() placement.Policy("gpu-qos", { model = "tree" }) end, "PL_EINVAL", "no option 'model'")
+  raises(function() placement.Policy("two-level", { model = "tree" }) end, "PL_EINVAL", "no option 'model'")
+  raises(function() placement.Policy("gpu-qos", { model = "tree" }) end, "PL_EINVAL", "profiles or usage")
   raises(function() placement.Policy("sa-placement", { profiles = placement.ProfileSet(), model = "tree" }):place(t, q()) end,
          "PL_EINVAL", "no measured pair")
 end)
@@ -808,6 +809,37 @@ check("simulator GPU share model and factor", function()
   raises(function() placement.Simulator(t, tr, { usage_traces = usage }) end, "PL_EINVAL", "needs gpu_share_model usage")
   raises(function() placement.Simulator(t, tr, { gpu_share_model = "usage", usage_traces = ex .. "none.csv" }) end,
          "PL_EIO")
+end)
+
+-- gpu-qos predicting co-tenants by usage pattern (doc/policies.md 4e), as
+-- tests/python/test_gpu_qos_usage.py: with the example's patterns the CLI's
+-- `--gpu-share-model usage --usage-traces examples/sim/usage-traces.csv`
+-- (2933.3 s, 11 QoS violations); with bvlc_alexnet one busy kernel every pair
+-- misses the QoS (3847.3 s, no job shares) where the profiles share 30 (3791.0 s).
+check("gpu-qos model usage and usage_traces", function()
+  local ex = DATA .. "/../../examples/sim/"
+  local t = placement.Topology.from_json(ex .. "cluster-with-shared-gpus.json")
+  local tr = placement.Trace.load(ex .. "shared-gpus-trace.csv")
+  local busy = os.tmpname()
+  local f = assert(io.open(busy, "w"))
+  f:write("workload,kind,gap_s,duration_s\nbvlc_alexnet,kernel,0,1\n")
+  f:close()
+  local cases = {
+    { ex .. "usage-traces.csv", { model = "usage", share_factor = 1.2737 }, 2933.3, 11, 28 },
+    { busy, { model = "usage", share_factor = 1.2737 }, 3847.3, 9, 0 },
+    { busy, nil, 3791.0, 30, 30 },
+  }
+  for _, c in ipairs(cases) do
+    if c[2] then c[2].usage_traces = c[1] end
+    local s = placement.Simulator(t, tr, { policy = "gpu-qos", gpu_share_model = "usage", usage_traces = c[1],
+                                           policy_options = c[2] }):run().summary
+    assert(math.abs(s.makespan - c[3]) < 0.05 and s.qos_violations == c[4] and s.shared_jobs == c[5],
+           string.format("%s: makespan %.3f, %d violations, %d shared", c[1], s.makespan, s.qos_violations, s.shared_jobs))
+  end
+  os.remove(busy)
+  raises(function() placement.Policy("gpu-qos", { model = "slicing" }) end, "PL_EINVAL", "'slicing'", "profiles or usage")
+  raises(function() placement.Policy("gpu-qos", { model = "usage", usage_traces = ex .. "none.csv" }):place(t, tr:jobs()) end,
+         "PL_EIO", "none.csv")
 end)
 
 -- In a fresh interpreter: in this one the earlier cycles have grown the heap,

@@ -78,6 +78,9 @@ def test_model_errors():
         placement.Policy("sa-placement", model="forest")
     assert isinstance(e.value, ValueError)
     with pytest.raises(placement.InvalidArgumentError, match="no option 'model'"):
+        placement.Policy("two-level", model="tree")
+    # gpu-qos has a model of its own (test_gpu_qos_usage.py), with other names
+    with pytest.raises(placement.InvalidArgumentError, match="gpu-qos: model 'tree'.*profiles or usage"):
         placement.Policy("gpu-qos", model="tree")
     with pytest.raises(placement.InvalidArgumentError, match="no measured pair"):
         placement.Policy("sa-placement", profiles=placement.ProfileSet(), model="tree").place(t, queue())

@@ -182,9 +182,12 @@ _OPTION_SETTERS = {
     "iterations": "set_iterations",                    # sa-placement
     "initial_temperature": "set_initial_temperature",  # sa-placement
     "cooling": "set_cooling",                          # sa-placement
-    "model": "set_model",                              # sa-placement: "lookup" or "tree"
+    "model": "set_model",                              # sa-placement: "lookup" or "tree";
+                                                       # gpu-qos: "profiles" or "usage"
     "qos": "set_qos",                                  # gpu-qos
     "pairing": "set_pairing",                          # gpu-qos: "mmp", "mmp-stuck", "greedy", "optimal"
+    "share_factor": "set_share_factor",                # gpu-qos
+    "usage_traces": "set_usage_traces",                # gpu-qos, model "usage": a CSV path
 }
 
 
@@ -210,7 +213,13 @@ def policy_options(policy: str, **options: Any) -> Optional[PolicyOptions]:
     profiles' measured slowdowns, default | "tree": a bagged REPTree
     learned from them, doc/policies.md 4e); two-level: task_runtime_s
     ({workload: {platform: seconds}}); gpu-qos: qos, pairing ("mmp",
-    "mmp-stuck", "greedy", "optimal"). An option unknown to every policy is
+    "mmp-stuck", "greedy", "optimal"), share_factor (the default
+    predictor's cost of sharing the GPU itself, >= 1, default 1), model
+    ("profiles": share_factor for every pair, default | "usage": the
+    pair's GPU usage patterns, built-in Table 5.1 ones plus usage_traces,
+    share_factor for pairs without; doc/policies.md 4e), usage_traces (a
+    usage-pattern CSV path, doc/simulator.md 3c; read when the policy is
+    created: IOError, ParseError). An option unknown to every policy is
     a TypeError; one of another policy, or any option for a policy without
     options, an InvalidArgumentError. Values are checked by the library
     when the policy runs."""
@@ -224,6 +233,8 @@ def _make_options(policy, options):
     for key, value in options.items():
         if key == "task_runtime_s":
             o.set_task_runtimes(*_runtime_table(value))
+        elif key == "usage_traces":
+            o.set_usage_traces(None if value is None else str(value))
         elif key in _OPTION_SETTERS:
             getattr(o, _OPTION_SETTERS[key])(value)
         else:
