@@ -512,7 +512,7 @@ static void test_reason_names_slots(void **state)
 /* With the other demands of policy.h: a 2-GPU task of 2.5 cores (3 whole),
  * a CPU-only task, a half GPU. Entries: 2 GPUs of one machine, the CPU-only
  * task's package (gpus -1), a GPU neither whole slot has. Every policy but
- * DRMaestro's (it refuses: whole-GPU tasks of several, fractions) places it. */
+ * DRMaestro's (it refuses the fraction) places it. */
 static void test_with_other_demands(void **state)
 {
     (void)state;
