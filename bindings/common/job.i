@@ -67,12 +67,14 @@ typedef struct {} JobSet;
         return j;
     }
     /** Add a task; returns its index. gpus 0 and gpu_milli 0: a CPU-only
-     *  task; gpu_milli 1..999: that share of one GPU; cpu_milli on top of cores. */
+     *  task; gpu_milli 1..999: that share of one GPU; cpu_milli on top of cores;
+     *  storage_bw (bytes/s) and storage_bytes: NVMe on one storage device. */
     int32_t add_task(int64_t gpus = 1, int64_t cores = 0, int64_t memory = 0,
                      int64_t gpu_memory = 0, int64_t bandwidth = 0, int64_t gpu_milli = 0,
-                     int64_t cpu_milli = 0)
+                     int64_t cpu_milli = 0, int64_t storage_bw = 0, int64_t storage_bytes = 0)
     {
-        pl_task_demand d = { gpus, cores, memory, gpu_memory, bandwidth, gpu_milli, cpu_milli };
+        pl_task_demand d = { gpus, cores, memory, gpu_memory, bandwidth, gpu_milli, cpu_milli, storage_bw,
+                             storage_bytes };
         int32_t id = -1;
         PLB_CHECK(pl_job_add_task($self, &d, &id), -1);
         return id;

@@ -53,6 +53,13 @@ typedef struct pl_jobset pl_jobset;
  *    one entry per GPU of it (placement/policy.h's pl_decision_info), and
  *    its cores and memory sit by the first. Every policy places it (the
  *    DRMaestro ones keep its GPUs local to its machine, never remote).
+ * Any task may also ask for NVMe storage (\c storage_bw, \c storage_bytes):
+ * one storage device, chosen once for every policy (doc/policies.md).
+ *
+ * ABI (pre-1.0): \c storage_bw and \c storage_bytes were added at the end;
+ * the struct has no reserved tail, so its size changed (code built against
+ * the older header must be rebuilt). Positional initialisers of the first
+ * seven members still mean the same.
  */
 typedef struct pl_task_demand {
     int64_t gpus;          /**< Whole GPUs (seed 002: 1 per task; k > 1: k GPUs of one machine). */
@@ -66,6 +73,10 @@ typedef struct pl_task_demand {
                                 cpu_milli 500). Cores are allocated whole (pinned, as Slurm and the
                                 Kubernetes static CPU manager give them): the task takes
                                 ceil((1000 cores + cpu_milli) / 1000) cores, see pl_task_cores(). */
+    int64_t storage_bw;    /**< NVMe bandwidth, bytes/s, on ONE storage device (::PL_VK_STORAGE, in its
+                                machine or a pool; placement/policy.h's pl_decision_info.storage says
+                                which). 0 with \c storage_bytes 0: no storage. */
+    int64_t storage_bytes; /**< NVMe capacity, bytes, on that same device. */
 } pl_task_demand;
 
 /**

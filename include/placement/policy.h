@@ -156,7 +156,14 @@ typedef struct pl_decision_info {
                                   CPU-only task (gpus[i] is -1). For a job of GPU tasks only it equals
                                   gpus. pl_decision_get() always fills it for a placed job; to
                                   pl_decision_set() NULL means "the same as gpus" (every gpus[i] a GPU). */
-    uint64_t reserved[4];    /**< Room for members added later: zero, unused (pl_decision_get() zeroes it,
+    const int32_t *storage;  /**< [ngpus] (placed only): the storage vertex (::PL_VK_STORAGE) holding the
+                                  NVMe demand (pl_task_demand's storage_bw, storage_bytes) of entry i's
+                                  task, -1 for a task without one; NULL when the job has no storage
+                                  demand. The entries of one task of several GPUs name the same device.
+                                  The engine fills it after the policy; pl_decision_set() ignores it (a
+                                  policy's struct may leave it unset, as it could the reserved tail this
+                                  member took the first slot of; the size did not change). */
+    uint64_t reserved[3];    /**< Room for members added later: zero, unused (pl_decision_get() zeroes it,
                                   pl_decision_set() ignores it). */
 } pl_decision_info;
 
@@ -301,8 +308,10 @@ int32_t pl_decision_count(const pl_decision *d);
 pl_status pl_decision_get(const pl_decision *d, int32_t i, pl_decision_info *info);
 
 /**
- * \brief For policy implementations: set decision \p i (copies \p gpus and
- *        \p reason). gpus/ngpus only for ::PL_DECISION_PLACED.
+ * \brief For policy implementations: set decision \p i (copies \p gpus,
+ *        \p hosts and \p reason; ignores \p storage, which the engine
+ *        fills after the policy, doc/policies.md). gpus/ngpus only for
+ *        ::PL_DECISION_PLACED.
  * \return ::PL_OK, ::PL_EINVAL, ::PL_ENOMEM.
  */
 pl_status pl_decision_set(pl_decision *d, int32_t i, const pl_decision_info *info);

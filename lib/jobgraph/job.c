@@ -65,7 +65,7 @@ static int valid_task(const pl_job *job, int32_t t)
 static int demand_ok(const pl_task_demand *d)
 {
     return d->gpus >= 0 && d->cores >= 0 && d->memory >= 0 && d->gpu_memory >= 0 && d->bandwidth >= 0 &&
-           d->gpu_milli >= 0 && d->cpu_milli >= 0;
+           d->gpu_milli >= 0 && d->cpu_milli >= 0 && d->storage_bw >= 0 && d->storage_bytes >= 0;
 }
 
 int64_t pl_task_cores(const pl_task_demand *d)
@@ -505,7 +505,9 @@ pl_status pl_job_total_demand(const pl_job *job, pl_task_demand *total)
             pl_add_ovf(s.gpu_memory, d->gpu_memory, &s.gpu_memory) ||
             pl_add_ovf(s.bandwidth, d->bandwidth, &s.bandwidth) ||
             pl_add_ovf(s.gpu_milli, d->gpu_milli, &s.gpu_milli) ||
-            pl_add_ovf(s.cpu_milli, d->cpu_milli, &s.cpu_milli))
+            pl_add_ovf(s.cpu_milli, d->cpu_milli, &s.cpu_milli) ||
+            pl_add_ovf(s.storage_bw, d->storage_bw, &s.storage_bw) ||
+            pl_add_ovf(s.storage_bytes, d->storage_bytes, &s.storage_bytes))
             return pl_err(PL_EOVERFLOW, "pl_job_total_demand: the demand of job '%s' overflows int64",
                           job->name);
     }

@@ -76,15 +76,15 @@ static pl_status load_task_rules(pl_job *job, int32_t task, const json_t *obj, c
 static pl_status load_task(pl_job *job, const json_t *v, const char *path)
 {
     static const char *const keys[] = {"gpus", "cores", "memory", "gpu_memory", "bandwidth", "gpu_milli",
-                                       "cpu_milli", "must", "must_not", NULL};
+                                       "cpu_milli", "storage_bw", "storage_bytes", "must", "must_not", NULL};
     static const char *const names[] = {"gpus", "cores", "memory", "gpu_memory", "bandwidth", "gpu_milli",
-                                        "cpu_milli"};
+                                        "cpu_milli", "storage_bw", "storage_bytes"};
     pl_status st = pl_json_expect(v, JSON_OBJECT, path);
     if (st || (st = pl_json_check_keys(v, path, keys)))
         return st;
     pl_task_demand d = {.gpus = 1};
     int64_t *fields[] = {&d.gpus, &d.cores, &d.memory, &d.gpu_memory, &d.bandwidth, &d.gpu_milli,
-                         &d.cpu_milli};
+                         &d.cpu_milli, &d.storage_bw, &d.storage_bytes};
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
         char sub[PL_JSON_PATH];
         const json_t *x;

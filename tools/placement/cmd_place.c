@@ -18,6 +18,8 @@ static void place_usage(FILE *f)
             "Decide where the queued jobs go on an idle topology with a placement policy\n"
             "(doc/policies.md) and print, per job: its decision, machine, GPUs, job utility,\n"
             "communication cost (Eq. 3), predicted slowdown and the reason it was not placed.\n"
+            "A task with NVMe demands (storage_bw, storage_bytes) shows its device after its\n"
+            "GPU as +nvme:PATH (JSON: \"storage\", one device or null per entry).\n"
             "\n"
             "  -b, --builtin NAME  a reference machine:");
     for (const char *const *n = pl_topology_builtin_names(); *n; n++)
@@ -170,6 +172,12 @@ static pl_status gpu_list(const pl_topology *t, const pl_decision_info *info, ch
         /* A CPU-only task has no GPU: its package, marked so. */
         int cpu = info->gpus[g] < 0;
         pl_status st = pl_topology_path_name(t, info->hosts[g], path, sizeof path);
+        /* Its NVMe device, if it asked for one: "+nvme:" and the device. */
+        size_t at = strlen(path);
+        if (!st && info->storage && info->storage[g] >= 0 && at + 7 < sizeof path) {
+            memcpy(path + at, "+nvme:", 7);
+            st = pl_topology_path_name(t, info->storage[g], path + at + 6, sizeof path - at - 6);
+        }
         if (st) {
             free(s);
             return st;
@@ -285,6 +293,17 @@ static pl_status print_json_record(const pl_topology *t, const pl_job *job, cons
             return st;
         fputs(g ? ", " : "", stdout);
         out_json_string(stdout, path);
+    }
+    /* Only a job with NVMe demands has "storage": its device per entry. */
+    for (int32_t g = 0; info->storage && g < info->ngpus; g++) {
+        fputs(g ? ", " : "], \"storage\": [", stdout);
+        pl_status st = info->storage[g] < 0 ? PL_OK : pl_topology_path_name(t, info->storage[g], path, sizeof path);
+        if (st)
+            return st;
+        if (info->storage[g] < 0)
+            fputs("null", stdout);
+        else
+            out_json_string(stdout, path);
     }
     fputs("], \"gpu_ids\": [", stdout);
     for (int32_t g = 0; g < info->ngpus; g++)

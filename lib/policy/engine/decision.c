@@ -1,4 +1,6 @@
 /* Decision sets, resource plans and pl_decision_apply(). */
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal/policy_impl.h"
@@ -17,7 +19,16 @@ typedef struct entry {
     pl_plan_item *plan;      /* the policy's own resource plan, or NULL: policy.h's rule */
     int32_t nplan;
     int32_t remote;          /* GPUs serving a task whose cores are on another machine */
+    int32_t *storage;        /* [ngpus] storage vertex of each entry's task, -1; NULL: no storage demand */
 } entry;
+
+/* pl_decision_info.storage took one slot of the reserved tail: the size must
+ * not change (checked where a pointer and a uint64_t have the same size). */
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(sizeof(pl_decision_info) == offsetof(pl_decision_info, hosts) + sizeof(int32_t *) +
+                                               4 * sizeof(uint64_t),
+               "pl_decision_info changed size");
+#endif
 
 struct pl_decision {
     int32_t n;
@@ -53,6 +64,7 @@ void pl_decision_free(pl_decision *d)
         free(d->e[i].hosts);
         free(d->e[i].reason);
         free(d->e[i].plan);
+        free(d->e[i].storage);
     }
     free(d->e);
     free(d);
@@ -77,6 +89,7 @@ pl_status pl_decision_get(const pl_decision *d, int32_t i, pl_decision_info *inf
     info->slowdown = e->slowdown;
     info->reason = e->reason ? e->reason : "";
     info->hosts = e->hosts ? e->hosts : e->gpus;
+    info->storage = e->storage;
     memset(info->reserved, 0, sizeof info->reserved);
     return PL_OK;
 }
@@ -115,6 +128,11 @@ pl_status pl_decision_set(pl_decision *d, int32_t i, const pl_decision_info *inf
     free(e->gpus);
     free(e->hosts);
     e->hosts = hosts;
+    /* info->storage is the engine's (pl_decision_set_storage), not the
+     * policy's: a policy's struct may leave it as garbage, as it could the
+     * reserved tail it came from. */
+    free(e->storage);
+    e->storage = NULL;
     free(e->reason);
     free(e->plan);
     e->plan = NULL;
@@ -128,6 +146,20 @@ pl_status pl_decision_set(pl_decision *d, int32_t i, const pl_decision_info *inf
     e->comm_cost = info->comm_cost;
     e->slowdown = info->slowdown < 1.0 ? 1.0 : info->slowdown;
     e->reason = reason;
+    return PL_OK;
+}
+
+pl_status pl_decision_set_storage(pl_decision *d, int32_t i, const int32_t *storage)
+{
+    if (!d || i < 0 || i >= d->n || d->e[i].kind != PL_DECISION_PLACED || !storage)
+        return pl_err(PL_EINTERNAL, "pl_decision_set_storage: not a placed decision, or no storage");
+    entry *e = &d->e[i];
+    int32_t *copy = pl_alloc((size_t)e->ngpus + 1, sizeof *copy);
+    if (!copy)
+        return PL_ENOMEM;
+    memcpy(copy, storage, (size_t)e->ngpus * sizeof *copy);
+    free(e->storage);
+    e->storage = copy;
     return PL_OK;
 }
 

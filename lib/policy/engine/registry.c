@@ -193,8 +193,11 @@ pl_status pl_policy_decide(pl_policy *p, const pl_policy_opts *opts, const pl_to
     /* A policy that places CPU-only tasks itself (and refuses what else it
      * cannot honour) sees the jobs as they are; the others through the
      * demand layer (demands.c, which shows neither a GPU partly shared);
-     * every policy sees a task of k GPUs as k tasks of one (slots.c). */
+     * every policy sees a task of k GPUs as k tasks of one (slots.c); no
+     * policy sees NVMe storage, placed after its decision (storage.c). */
     st = pl_slots_place(p->ops, &req, d);
+    if (!st)
+        st = pl_storage_place(topo, queue, nqueue, d);
     return PL_HAND_OUT(st, d, pl_decision_free, out);
 }
 

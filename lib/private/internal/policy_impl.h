@@ -64,6 +64,9 @@ PL_INTERNAL pl_status pl_decision_plan(const pl_decision *d, int32_t i, const pl
 
 /* Placed decision i has `remote` GPUs serving a task whose cores are on
  * another machine (DRMaestro's disaggregation; the simulator slows them). */
+/* The storage vertex of each entry of placed decision i (copied; the
+ * engine's storage pass, storage.c: pl_decision_set() leaves it NULL). */
+PL_INTERNAL pl_status pl_decision_set_storage(pl_decision *d, int32_t i, const int32_t *storage);
 PL_INTERNAL pl_status pl_decision_set_remote(pl_decision *d, int32_t i, int32_t remote);
 PL_INTERNAL int32_t pl_decision_remote(const pl_decision *d, int32_t i);
 
@@ -405,6 +408,19 @@ PL_INTERNAL pl_status pl_demand_plain(const pl_topology *t, pl_job *const *queue
  * of its slots one GPU becomes ::PL_DECISION_REJECTED with the reason. A
  * call without multi-GPU tasks is pl_demand_place() itself. */
 PL_INTERNAL pl_status pl_slots_place(const pl_policy_ops *ops, const pl_policy_request *req, pl_decision *out);
+
+/* ---- NVMe storage demands (storage.c) ---------------------------------------- */
+
+/* After the policy's decisions out on queue[n] over topo: each task with a
+ * storage demand (pl_task_demand's storage_bw, storage_bytes) of a placed
+ * job gets one storage device with both free, one of its machine first,
+ * else one of the nearest pool, then the most free bandwidth, the lowest
+ * id; the device's items join the decision's plan and its
+ * pl_decision_info.storage. A job with no such device now becomes WAITING,
+ * one no device could ever hold REJECTED. No storage demand in the queue:
+ * out untouched. */
+PL_INTERNAL pl_status pl_storage_place(const pl_topology *topo, pl_job *const *queue, int32_t n,
+                                       pl_decision *out);
 
 /* ---- built-in policies ------------------------------------------------------ */
 
