@@ -401,6 +401,19 @@ Decisions *place(const char *policy, const Topology *topo, const JobSet *jobs,
             memcpy(r.v, d.hosts, sizeof *r.v * (size_t)d.ngpus);
         return r;
     }
+    /** Storage vertex holding the NVMe demand of each entry of job i (-1 for a task without one); empty
+     *  unless placed with a storage demand. */
+    plb_ints storage(int32_t i)
+    {
+        plb_ints r = { 0, NULL };
+        pl_decision_info d;
+        if (!plb_decision($self, i, &d) || !d.storage)
+            return r;
+        r = plb_ints_alloc(d.ngpus);
+        if (r.v && d.ngpus > 0)
+            memcpy(r.v, d.storage, sizeof *r.v * (size_t)d.ngpus);
+        return r;
+    }
     /** Machine vertex of job i (-1 if none or several). */
     int32_t machine(int32_t i)
     {

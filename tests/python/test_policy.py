@@ -91,3 +91,34 @@ def test_profiles(minsky):
     del pol, custom
     assert res[0].placed
     res.apply(minsky)
+
+
+def test_nvme_storage_demand():
+    # The Minsky with an NVMe of 2 GB/s attached to the machine and a pool
+    # beside it holding one of 3 GB/s: a task asking 1.5 GB/s takes the
+    # attached one (its machine's own first), the next one, asking 1 GB/s,
+    # finds 0.5 GB/s left there and takes the pool's. Decision.storage names
+    # the device per entry; apply() takes the bandwidth.
+    gb = 1000000000
+    minsky = placement.Topology.cluster(placement.Topology.builtin("minsky"), 1)
+    [m] = minsky.machines()
+    root = minsky.ancestor(m, placement.VK_CLUSTER)
+    att = minsky.add_vertex(placement.VK_STORAGE, m, "nvme0")
+    pool = minsky.add_vertex(placement.VK_POOL, root, "pool0")
+    far = minsky.add_vertex(placement.VK_STORAGE, pool, "nvme1")
+    for v, bw in ((att, 2 * gb), (far, 3 * gb)):
+        minsky.set_capacity(v, placement.RES_UNITS, 1)
+        minsky.set_capacity(v, placement.RES_BANDWIDTH, bw)
+        minsky.set_capacity(v, placement.RES_STORAGE, 100 * gb)
+    job = placement.Job("io")
+    job.add_task(1, storage_bw=3 * gb // 2, storage_bytes=10 * gb)
+    job.add_task(1, storage_bw=gb, storage_bytes=10 * gb)
+    job.add_task(0, cores=1)
+    job.add_all_to_all(1)
+    [d] = placement.Policy("topo-aware").place(minsky, [job], apply=True)
+    assert d.placed and list(d.storage) == [att, far, -1]
+    assert minsky.free(att, placement.RES_BANDWIDTH) == gb // 2
+    assert minsky.free(far, placement.RES_BANDWIDTH) == 2 * gb
+    # Without a storage demand there is no storage list.
+    [e] = placement.Policy("topo-aware").place(minsky, [placement.Job.data_parallel("plain", 1)])
+    assert e.placed and list(e.storage) == []

@@ -108,12 +108,12 @@ class Decision:
     """What a policy decided for one job."""
 
     __slots__ = ("job", "kind", "gpus", "machine", "utility", "comm_cost", "slowdown", "reason", "hosts",
-                 "gpu_paths", "machine_name")
+                 "gpu_paths", "machine_name", "storage")
 
     def __init__(self, job: str, kind: str, gpus: List[int], machine: int, utility: float,
                  comm_cost: int, slowdown: float, reason: str, hosts: Sequence[int] = (),
                  gpu_paths: Optional[List[Optional[str]]] = None,
-                 machine_name: Optional[str] = None) -> None:
+                 machine_name: Optional[str] = None, storage: Sequence[int] = ()) -> None:
         self.job = job              # the job's name
         self.kind = kind            # "placed", "postponed", "waiting" or "rejected"
         self.gpus = gpus            # GPU vertex of each entry (empty unless placed): one per task,
@@ -128,6 +128,8 @@ class Decision:
         # gpus and machine by name: "cluster/rack0/node0/package0/gpu1" (None for a CPU-only
         # task), "node0" (None if none or several)
         self.gpu_paths = gpu_paths if gpu_paths is not None else []
+        # storage vertex of each entry's NVMe demand (-1: none); empty for a job without one
+        self.storage = storage
         self.machine_name = machine_name
 
     @property
@@ -162,7 +164,8 @@ class Placement(list):
                      decisions.machine(i), decisions.utility(i), decisions.comm_cost(i),
                      decisions.slowdown(i), decisions.reason(i) or "", decisions.hosts(i),
                      decisions.gpu_paths(i, topology) if named else None,
-                     decisions.machine_name(i, topology) if named else None)
+                     decisions.machine_name(i, topology) if named else None,
+                     decisions.storage(i))
             for i in range(decisions.count()))
 
     def placed(self) -> List[Decision]:
