@@ -73,8 +73,9 @@ typedef struct {} JobSet;
                      int64_t gpu_memory = 0, int64_t bandwidth = 0, int64_t gpu_milli = 0,
                      int64_t cpu_milli = 0, int64_t storage_bw = 0, int64_t storage_bytes = 0)
     {
-        pl_task_demand d = { gpus, cores, memory, gpu_memory, bandwidth, gpu_milli, cpu_milli, storage_bw,
-                             storage_bytes };
+        pl_task_demand d = {.gpus = gpus, .cores = cores, .memory = memory, .gpu_memory = gpu_memory,
+                            .bandwidth = bandwidth, .gpu_milli = gpu_milli, .cpu_milli = cpu_milli,
+                            .storage_bw = storage_bw, .storage_bytes = storage_bytes};
         int32_t id = -1;
         PLB_CHECK(pl_job_add_task($self, &d, &id), -1);
         return id;

@@ -56,10 +56,11 @@ typedef struct pl_jobset pl_jobset;
  * Any task may also ask for NVMe storage (\c storage_bw, \c storage_bytes):
  * one storage device, chosen once for every policy (doc/policies.md).
  *
- * ABI (pre-1.0): \c storage_bw and \c storage_bytes were added at the end;
- * the struct has no reserved tail, so its size changed (code built against
- * the older header must be rebuilt). Positional initialisers of the first
- * seven members still mean the same.
+ * ABI (pre-1.0): \c storage_bw and \c storage_bytes were added at the end,
+ * with a reserved tail for what comes later, so the size changed once (code
+ * built against the older header must be rebuilt); members added later take
+ * reserved slots. Initialise with designated initialisers
+ * (`{.gpus = 1, .cores = 2}`): the rest, the tail included, is zero.
  */
 typedef struct pl_task_demand {
     int64_t gpus;          /**< Whole GPUs (seed 002: 1 per task; k > 1: k GPUs of one machine). */
@@ -77,6 +78,8 @@ typedef struct pl_task_demand {
                                 machine or a pool; placement/policy.h's pl_decision_info.storage says
                                 which). 0 with \c storage_bytes 0: no storage. */
     int64_t storage_bytes; /**< NVMe capacity, bytes, on that same device. */
+    uint64_t reserved[4];  /**< Room for members added later without changing the size (ABI): zero, unused
+                                (pl_job_add_task() stores zeros whatever it is given). */
 } pl_task_demand;
 
 /**

@@ -98,6 +98,8 @@ pl_status pl_job_add_task(pl_job *job, const pl_task_demand *demand, int32_t *id
     if (pl_grow((void **)&job->adj, &job->adj_cap, job->ntasks + 1, sizeof *job->adj))
         return PL_ENOMEM;
     job->tasks[job->ntasks] = *demand;
+    /* A caller's garbage there would be read as the members that later take it. */
+    memset(job->tasks[job->ntasks].reserved, 0, sizeof job->tasks[job->ntasks].reserved);
     if (demand->gpu_milli > 0)
         job->tasks[job->ntasks].gpus = 0;
     job->adj[job->ntasks] = (pl_job_adj){0};

@@ -424,11 +424,37 @@ static void test_jobset(void **state)
     pl_jobset_free(NULL);
 }
 
+/* The demand's reserved tail is stored as zeros whatever the caller left
+ * there (members added later will take it), and the storage members
+ * round-trip. */
+static void test_task_reserved_zeroed(void **state)
+{
+    (void)state;
+    pl_job *j;
+    assert_pl_ok(pl_job_create("r", &j));
+    pl_task_demand d;
+    memset(&d, 0xa5, sizeof d);
+    d.gpus = 1;
+    d.cores = 2;
+    d.memory = d.gpu_memory = d.bandwidth = d.gpu_milli = d.cpu_milli = 0;
+    d.storage_bw = 7;
+    d.storage_bytes = 9;
+    assert_pl_ok(pl_job_add_task(j, &d, NULL));
+    pl_task_demand got;
+    assert_pl_ok(pl_job_task(j, 0, &got));
+    assert_int_equal(got.storage_bw, 7);
+    assert_int_equal(got.storage_bytes, 9);
+    for (size_t k = 0; k < sizeof got.reserved / sizeof got.reserved[0]; k++)
+        assert_int_equal(got.reserved[k], 0);
+    pl_job_free(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_defaults),
         cmocka_unit_test(test_tasks),
+        cmocka_unit_test(test_task_reserved_zeroed),
         cmocka_unit_test(test_edges_merge),
         cmocka_unit_test(test_all_to_all),
         cmocka_unit_test(test_all_to_all_4096),

@@ -178,7 +178,7 @@ static void test_apply_all_or_nothing(void **s)
     pl_topology *t;
     assert_pl_ok(pl_topology_builtin("minsky", &t));
     pl_job *q[2] = {mkjob("a", 2, 1, NULL, NULL), mkjob("b", 1, 0, NULL, NULL)};
-    pl_task_demand dem = {1, 3, 1 << 20, 1 << 30, 0, 0, 0, 0, 0};
+    pl_task_demand dem = {.gpus = 1, .cores = 3, .memory = 1 << 20, .gpu_memory = 1 << 30};
     assert_pl_ok(pl_job_add_task(q[1], &dem, NULL)); /* b: 2 tasks, the second with cores and memory */
     pl_policy_opts o;
     pl_policy_opts_init(&o);

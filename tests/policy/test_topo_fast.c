@@ -65,7 +65,8 @@ static pl_job *random_job(int32_t id, int32_t maxk)
     assert_pl_ok(pl_job_create(name, &j));
     int32_t k = 1 + below(maxk);
     for (int32_t i = 0; i < k; i++) {
-        pl_task_demand d = {1, below(4), (int64_t)below(120) << 30, (int64_t)below(12) << 30, 0, 0, 0, 0, 0};
+        pl_task_demand d = {.gpus = 1, .cores = below(4), .memory = (int64_t)below(120) << 30,
+                             .gpu_memory = (int64_t)below(12) << 30};
         assert_pl_ok(pl_job_add_task(j, &d, NULL));
     }
     if (k > 1 && below(2))
@@ -353,7 +354,7 @@ static void test_allocations_tell_machines_apart(void **s)
     assert_pl_ok(pl_topology_alloc(t, vx(t, "cluster/rack0/node0/package0"), PL_RES_CORES, 9));
     pl_job *job;
     assert_pl_ok(pl_job_create("pair", &job));
-    pl_task_demand dem = {1, 1, 0, 0, 0, 0, 0, 0, 0};
+    pl_task_demand dem = {.gpus = 1, .cores = 1};
     assert_pl_ok(pl_job_add_task(job, &dem, NULL));
     assert_pl_ok(pl_job_add_task(job, &dem, NULL));
     assert_pl_ok(pl_job_add_all_to_all(job, 4));
