@@ -85,17 +85,22 @@ static void sctx_free(sctx *x)
  * machines are not shared. */
 static int32_t pick(const sctx *x, const pl_task_demand *d, int32_t m)
 {
-    int32_t best = -1;
-    int64_t best_dist = 0, best_bw = 0;
+    int32_t best = -1, last_pool = -1;
+    int64_t best_dist = 0, best_bw = 0, last_dist = 0;
     for (int32_t i = 0; i < x->ndevs; i++) {
         int32_t v = x->devs[i];
         int attached = m >= 0 && x->mach_of[i] == m && x->pool_of[i] < 0;
         if ((!attached && x->pool_of[i] < 0) || !dev_fits(x->work, v, d, 0))
             continue;
-        int64_t dist = 0, bw = amount(x->work, v, PL_RES_BANDWIDTH, 0);
-        if (!attached && (m < 0 || pl_topology_distance(x->work, m, x->pool_of[i], &dist) != PL_OK))
-            dist = INT64_MAX - 1;
-        dist = attached ? -1 : dist;
+        int64_t dist = -1, bw = amount(x->work, v, PL_RES_BANDWIDTH, 0);
+        /* A pool's devices are consecutive in preorder: one distance a pool. */
+        if (!attached && x->pool_of[i] != last_pool) {
+            last_pool = x->pool_of[i];
+            if (m < 0 || pl_topology_distance(x->work, m, last_pool, &last_dist) != PL_OK)
+                last_dist = INT64_MAX - 1;
+        }
+        if (!attached)
+            dist = last_dist;
         if (best < 0 || dist < best_dist || (dist == best_dist && bw > best_bw)) {
             best = v;
             best_dist = dist;
