@@ -6,6 +6,7 @@
 #include <string.h>
 #include <placement/topology.h>
 #include "disagg_impl.h"
+#include "internal/topology_internal.h"
 
 static const char *const fn = "pl_disagg_cluster_from_topology";
 
@@ -15,18 +16,6 @@ static const char *path_of(const pl_topology *t, int32_t v, char *buf, size_t si
     buf[0] = '\0';
     (void)pl_topology_path_name(t, v, buf, size);
     return buf;
-}
-
-/* Vertices of one kind in preorder, malloc'ed into *out (NULL when none). */
-static pl_status list_kind(const pl_topology *t, pl_vertex_kind kind, int32_t **out, int32_t *n)
-{
-    *out = NULL;
-    pl_status st = pl_topology_descendants(t, -1, (int)kind, NULL, 0, n);
-    if (st != PL_OK || *n == 0)
-        return st;
-    if (!(*out = pl_alloc((size_t)*n, sizeof **out)))
-        return PL_ENOMEM;
-    return pl_topology_descendants(t, -1, (int)kind, *out, *n, n);
 }
 
 /* A machine's amount of res: its own capacity, or when it has none the sum
@@ -182,11 +171,11 @@ pl_status pl_disagg_cluster_from_topology(const pl_topology *t, pl_disagg_cluste
     int32_t *node_of = pl_alloc((size_t)pl_topology_vertex_count(t) + 1, sizeof *node_of);
     pl_status st = node_of ? pl_disagg_cluster_create(&c) : PL_ENOMEM;
     if (st == PL_OK)
-        st = list_kind(t, PL_VK_MACHINE, &mach, &nm);
+        st = pl_topo_list(t, -1, PL_VK_MACHINE, &mach, &nm);
     if (st == PL_OK)
-        st = list_kind(t, PL_VK_STORAGE, &sto, &ns);
+        st = pl_topo_list(t, -1, PL_VK_STORAGE, &sto, &ns);
     if (st == PL_OK)
-        st = list_kind(t, PL_VK_GPU, &gpu, &ng);
+        st = pl_topo_list(t, -1, PL_VK_GPU, &gpu, &ng);
     if (st == PL_OK)
         st = add_nodes(c, t, mach, nm, node_of);
     for (int32_t i = 0; st == PL_OK && i < ns; i++)

@@ -4,20 +4,7 @@
 #include <string.h>
 #include "internal/drm_impl.h"
 #include "internal/columns.h"
-
-static pl_status list_vertices(const pl_topology *topo, int32_t v, int kind, int32_t **out,
-                               int32_t *count)
-{
-    int32_t n = 0;
-    pl_status st = pl_topology_descendants(topo, v, kind, NULL, 0, &n);
-    if (st != PL_OK)
-        return st;
-    *out = pl_alloc((size_t)n + 1, sizeof(int32_t));
-    if (!*out)
-        return PL_ENOMEM;
-    *count = n;
-    return n ? pl_topology_descendants(topo, v, kind, *out, n, &n) : PL_OK;
-}
+#include "internal/topology_internal.h"
 
 pl_status drm_topology_init(pl_drm *d, const pl_topology *topo)
 {
@@ -28,9 +15,9 @@ pl_status drm_topology_init(pl_drm *d, const pl_topology *topo)
                           nv, d->nvert);
         return PL_OK;
     }
-    pl_status st = list_vertices(topo, -1, PL_VK_RACK, &d->rack_vertex, &d->nracks);
+    pl_status st = pl_topo_list(topo, -1, PL_VK_RACK, &d->rack_vertex, &d->nracks);
     if (st == PL_OK)
-        st = list_vertices(topo, -1, PL_VK_MACHINE, &d->machines, &d->nmachines);
+        st = pl_topo_list(topo, -1, PL_VK_MACHINE, &d->machines, &d->nmachines);
     if (st != PL_OK)
         return st;
     d->rack_of_vertex = pl_alloc((size_t)nv + 1, sizeof(int32_t));
@@ -40,7 +27,7 @@ pl_status drm_topology_init(pl_drm *d, const pl_topology *topo)
         d->rack_of_vertex[v] = -1;
     for (int32_t r = 0; r < d->nracks; r++) {
         int32_t *sub = NULL, ns = 0;
-        st = list_vertices(topo, d->rack_vertex[r], -1, &sub, &ns);
+        st = pl_topo_list(topo, d->rack_vertex[r], -1, &sub, &ns);
         if (st != PL_OK)
             return st;
         for (int32_t i = 0; i < ns; i++)
@@ -85,7 +72,7 @@ pl_status drm_pick_cpu(const pl_topology *topo, drm_taken *tk, int32_t machine, 
                        int64_t memory)
 {
     int32_t *vs = NULL, n = 0;
-    pl_status st = list_vertices(topo, machine, -1, &vs, &n);
+    pl_status st = pl_topo_list(topo, machine, -1, &vs, &n);
     if (st != PL_OK)
         return st;
     int64_t left_c = take_spread(topo, tk, vs, n, PL_RES_CORES, cores);
@@ -101,7 +88,7 @@ int32_t drm_pick_gpu(const pl_topology *topo, drm_taken *tk, int32_t server,
                      const pl_drm_gpu *held, int32_t nheld)
 {
     int32_t *vs = NULL, n = 0, got = -1;
-    if (list_vertices(topo, server, PL_VK_GPU, &vs, &n) != PL_OK)
+    if (pl_topo_list(topo, server, PL_VK_GPU, &vs, &n) != PL_OK)
         return -1;
     for (int32_t i = 0; i < n && got < 0; i++) {
         int mine = 0;
@@ -120,7 +107,7 @@ pl_status drm_distinct_gpus(const pl_topology *topo, const drm_taken *tk, int32_
                             int32_t *count)
 {
     int32_t *vs = NULL, n = 0;
-    pl_status st = list_vertices(topo, server, PL_VK_GPU, &vs, &n);
+    pl_status st = pl_topo_list(topo, server, PL_VK_GPU, &vs, &n);
     *count = 0;
     for (int32_t i = 0; i < n && !st; i++)
         *count += drm_free_amount(topo, (drm_taken *)tk, vs[i], PL_RES_UNITS) >= 1;
@@ -132,7 +119,7 @@ int32_t drm_pick_nvme(const pl_topology *topo, drm_taken *tk, int32_t server, in
                       int64_t bytes)
 {
     int32_t *vs = NULL, n = 0, got = -1;
-    if (list_vertices(topo, server, PL_VK_STORAGE, &vs, &n) != PL_OK)
+    if (pl_topo_list(topo, server, PL_VK_STORAGE, &vs, &n) != PL_OK)
         return -1;
     for (int32_t i = 0; i < n && got < 0; i++)
         if (drm_free_amount(topo, tk, vs[i], PL_RES_BANDWIDTH) >= bw &&

@@ -9,6 +9,7 @@
 #include "internal/policy_impl.h"
 #include "internal/job_impl.h"
 #include "internal/sched_impl.h"
+#include "internal/topology_internal.h"
 
 typedef struct rec {
     char *id;
@@ -272,22 +273,6 @@ pl_status pl_sched_score(const pl_sched *s, const pl_policy_opts *opts, const pl
 
 /* ---- commit --------------------------------------------------------------------------- */
 
-/* The machine above every GPU, or -1 when they are on several. */
-static int32_t machine_of(const pl_topology *t, const int32_t *gpus, int32_t k)
-{
-    int32_t m = -2;
-    for (int32_t g = 0; g < k; g++) {
-        pl_vertex_info info;
-        int32_t v = gpus[g];
-        while (v >= 0 && pl_topology_vertex(t, v, &info) == PL_OK && info.kind != PL_VK_MACHINE)
-            v = info.parent;
-        if (m == -2)
-            m = v;
-        else if (m != v)
-            return -1;
-    }
-    return m < 0 ? -1 : m;
-}
 
 /* Task t's host is of the kind its demand needs: a GPU for a GPU or
  * fractional task, a package for a CPU-only one; a GPU is held by one task
@@ -438,7 +423,7 @@ static pl_status commit_slots(pl_sched *s, const char *id, const pl_job *job, co
     pl_status st = check_hosts(s, id, slots, hosts, ngpus);
     if (st)
         return st;
-    rec r = {.hash = hash_id(id), .k = ngpus, .machine = machine_of(s->topo, hosts, ngpus)};
+    rec r = {.hash = hash_id(id), .k = ngpus, .machine = pl_topo_common_machine(s->topo, hosts, ngpus)};
     if ((st = d ? pl_decision_plan(d, i, s->topo, slots, &r.plan, &r.nplan)
                 : pl_plan_build(s->topo, slots, hosts, ngpus, &r.plan, &r.nplan)))
         return st;
@@ -484,7 +469,7 @@ static pl_status check_tasks_whole(const pl_sched *s, const char *id, const pl_j
         if (st)
             return st;
         int32_t n = d.gpus > 1 ? (int32_t)d.gpus : 1;
-        if (n > 1 && first + n <= k && machine_of(s->topo, hosts + first, n) < 0)
+        if (n > 1 && first + n <= k && pl_topo_common_machine(s->topo, hosts + first, n) < 0)
             return pl_err(PL_EINVAL, "pl_sched_commit: job \"%s\": the %d GPUs of task %d are not on one machine",
                           id, (int)n, (int)t);
         first += n;

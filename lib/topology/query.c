@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "topology_impl.h"
+#include "internal/topology_internal.h"
 
 pl_status pl_topo_list_out(const int32_t *res, int32_t k, int32_t *out, int32_t cap, int32_t *count,
                            const char *fn)
@@ -132,6 +133,43 @@ pl_status pl_topology_ancestor(const pl_topology *t, int32_t v, pl_vertex_kind k
     return pl_err(PL_ENOTFOUND, "pl_topology_ancestor: %s '%s' has no %s above it",
                   pl_vertex_kind_name((pl_vertex_kind)t->kind[v]), pl_topo_name(t, v),
                   pl_vertex_kind_name(kind));
+}
+
+int32_t pl_topo_machine_of(const pl_topology *t, int32_t v)
+{
+    if (!t || v < 0 || v >= t->n)
+        return -1;
+    for (int32_t x = v; x >= 0; x = t->parent[x])
+        if (t->kind[x] == PL_VK_MACHINE)
+            return x;
+    return -1;
+}
+
+int32_t pl_topo_common_machine(const pl_topology *t, const int32_t *v, int32_t n)
+{
+    int32_t m = -1;
+    for (int32_t i = 0; i < n; i++) {
+        int32_t x = pl_topo_machine_of(t, v[i]);
+        if (x < 0 || (i > 0 && x != m))
+            return -1;
+        m = x;
+    }
+    return m;
+}
+
+pl_status pl_topo_list(const pl_topology *t, int32_t v, int kind, int32_t **out, int32_t *n)
+{
+    *out = NULL;
+    pl_status st = pl_topology_descendants(t, v, kind, NULL, 0, n);
+    if (!st && !(*out = pl_alloc((size_t)*n + 1, sizeof **out)))
+        st = PL_ENOMEM;
+    if (!st)
+        st = pl_topology_descendants(t, v, kind, *out, *n, n);
+    if (st) {
+        free(*out);
+        *out = NULL;
+    }
+    return st;
 }
 
 pl_status pl_topology_subtree_amount(const pl_topology *t, int32_t v, int kind, pl_resource res,

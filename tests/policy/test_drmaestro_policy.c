@@ -296,7 +296,6 @@ static void test_running_kept(void **s)
     }
 }
 
-/* A job of one task of 4 GPUs and 2 cores. */
 /* A job of one task of `gpus` GPUs and 2 cores, 10 s. */
 static pl_job *gpu_task(const char *name, int64_t gpus)
 {

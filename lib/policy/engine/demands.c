@@ -113,16 +113,6 @@ static void dctx_free(dctx *x)
     free(x->items);
 }
 
-static pl_status list_kind(const pl_topology *t, int kind, int32_t **out, int32_t *n)
-{
-    pl_status st = pl_topology_descendants(t, -1, kind, NULL, 0, n);
-    if (!st && !(*out = pl_alloc((size_t)*n + 1, sizeof **out)))
-        st = PL_ENOMEM;
-    if (!st)
-        st = pl_topology_descendants(t, -1, kind, *out, *n, n);
-    return st;
-}
-
 static pl_status add_holder(dctx *x, const pl_job *job, int32_t machine)
 {
     for (int64_t i = 0; i < x->nhold; i++)
@@ -147,9 +137,9 @@ static pl_status dctx_init(dctx *x, const pl_policy_request *req)
     for (int32_t v = 0; v < x->nv; v++)
         if (pl_topology_ancestor(x->work, v, PL_VK_MACHINE, &x->mach_of[v]) != PL_OK)
             x->mach_of[v] = -1;
-    if ((st = list_kind(x->work, PL_VK_GPU, &x->gpus, &x->ngpus)) ||
-        (st = list_kind(x->work, PL_VK_PACKAGE, &x->pkgs, &x->npkgs)) ||
-        (st = list_kind(x->work, PL_VK_MACHINE, &x->machines, &x->nmach)) ||
+    if ((st = pl_topo_list(x->work, -1, PL_VK_GPU, &x->gpus, &x->ngpus)) ||
+        (st = pl_topo_list(x->work, -1, PL_VK_PACKAGE, &x->pkgs, &x->npkgs)) ||
+        (st = pl_topo_list(x->work, -1, PL_VK_MACHINE, &x->machines, &x->nmach)) ||
         (st = mask_shared(x->work, x->gpus, x->ngpus)))
         return st;
     if ((st = pl_grow((void **)&x->run, &x->caprun, (int64_t)req->nrunning + 1, sizeof *x->run)))
@@ -766,7 +756,7 @@ static pl_status place_as_is(const pl_policy_ops *ops, const pl_policy_request *
     int32_t *gpus = NULL, ng = 0;
     pl_status st = pl_topo_clone(req->topo, &t);
     if (!st)
-        st = list_kind(t, PL_VK_GPU, &gpus, &ng);
+        st = pl_topo_list(t, -1, PL_VK_GPU, &gpus, &ng);
     if (!st)
         st = mask_shared(t, gpus, ng);
     pl_policy_request r = *req;
@@ -784,7 +774,7 @@ pl_status pl_demand_plain(const pl_topology *t, pl_job *const *queue, int32_t n,
     for (int32_t i = 0; i < n && *plain; i++)
         *plain = !pl_demand_special(queue[i]);
     int32_t *gpus = NULL, ng = 0;
-    pl_status st = *plain ? list_kind(t, PL_VK_GPU, &gpus, &ng) : PL_OK;
+    pl_status st = *plain ? pl_topo_list(t, -1, PL_VK_GPU, &gpus, &ng) : PL_OK;
     for (int32_t i = 0; i < ng && *plain && !st; i++)
         *plain = !partly_shared(t, gpus[i]);
     free(gpus);

@@ -10,13 +10,7 @@
 #include <string.h>
 #include "internal/policy_impl.h"
 #include "internal/job_impl.h"
-
-/* The machine vertex above v, -1 if none. */
-static int32_t machine_of(const pl_topology *t, int32_t v)
-{
-    int32_t m = -1;
-    return pl_topology_ancestor(t, v, PL_VK_MACHINE, &m) == PL_OK ? m : -1;
-}
+#include "internal/topology_internal.h"
 
 /* Why placed decision i of job breaks a multi-GPU task (reason in buf), or NULL. */
 static const char *split_task(const pl_topology *t, const pl_job *job, const pl_decision *d, int32_t i,
@@ -34,7 +28,7 @@ static const char *split_task(const pl_topology *t, const pl_job *job, const pl_
         for (int32_t a = first; a < first + n && first + n <= info.ngpus; a++)
             for (int32_t b = a + 1; b < first + n; b++) {
                 const char *what = info.gpus[a] == info.gpus[b] ? "gives two of its GPUs one device"
-                                   : machine_of(t, info.gpus[a]) != machine_of(t, info.gpus[b])
+                                   : pl_topo_machine_of(t, info.gpus[a]) != pl_topo_machine_of(t, info.gpus[b])
                                        ? "splits it over machines"
                                        : NULL;
                 if (what) {

@@ -55,18 +55,14 @@ static pl_status sctx_init(sctx *x, const pl_topology *topo)
     memset(x, 0, sizeof *x);
     pl_status st = pl_topo_clone(topo, &x->work);
     if (!st)
-        st = pl_topology_descendants(x->work, -1, PL_VK_STORAGE, NULL, 0, &x->ndevs);
-    if (!st && (!(x->devs = pl_alloc((size_t)x->ndevs + 1, sizeof *x->devs)) ||
-                !(x->pool_of = pl_alloc((size_t)x->ndevs + 1, sizeof *x->pool_of)) ||
+        st = pl_topo_list(x->work, -1, PL_VK_STORAGE, &x->devs, &x->ndevs);
+    if (!st && (!(x->pool_of = pl_alloc((size_t)x->ndevs + 1, sizeof *x->pool_of)) ||
                 !(x->mach_of = pl_alloc((size_t)x->ndevs + 1, sizeof *x->mach_of))))
         st = PL_ENOMEM;
-    if (!st)
-        st = pl_topology_descendants(x->work, -1, PL_VK_STORAGE, x->devs, x->ndevs, &x->ndevs);
     for (int32_t i = 0; i < x->ndevs && !st; i++) {
         if (pl_topology_ancestor(x->work, x->devs[i], PL_VK_POOL, &x->pool_of[i]) != PL_OK)
             x->pool_of[i] = -1;
-        if (pl_topology_ancestor(x->work, x->devs[i], PL_VK_MACHINE, &x->mach_of[i]) != PL_OK)
-            x->mach_of[i] = -1;
+        x->mach_of[i] = pl_topo_machine_of(x->work, x->devs[i]);
     }
     return st;
 }
@@ -171,10 +167,7 @@ static pl_status place_job(sctx *x, pl_decision *out, int32_t i, const pl_job *j
             break;
         }
         if (has_storage(&d)) {
-            int32_t m = -1;
-            if (pl_topology_ancestor(x->work, info.hosts[first], PL_VK_MACHINE, &m) != PL_OK)
-                m = -1;
-            if ((v = pick(x, &d, m)) < 0) {
+            if ((v = pick(x, &d, pl_topo_machine_of(x->work, info.hosts[first]))) < 0) {
                 snprintf(x->reason, sizeof x->reason, "task %d waits for NVMe storage: no storage device in "
                          "its machine or a pool has %lld B/s and %lld bytes free now", (int)t,
                          (long long)d.storage_bw, (long long)d.storage_bytes);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "internal/policy_impl.h"
 #include "internal/job_model.h"
+#include "internal/topology_internal.h"
 
 typedef struct placed_job {
     const pl_job *job;
@@ -30,19 +31,13 @@ struct pl_drm_cons {
     char reason[1024];
 };
 
-static int32_t machine_of(const pl_topology *t, int32_t gpu)
-{
-    int32_t m;
-    return pl_topology_ancestor(t, gpu, PL_VK_MACHINE, &m) == PL_OK ? m : -1;
-}
-
 static pl_status machines_of(const pl_topology *t, const int32_t *gpus, int32_t k, placed_job *p)
 {
     if (!(p->machine = pl_alloc((size_t)k + 1, sizeof *p->machine)))
         return PL_ENOMEM;
     p->k = k;
     for (int32_t i = 0; i < k; i++)
-        p->machine[i] = machine_of(t, gpus[i]);
+        p->machine[i] = pl_topo_machine_of(t, gpus[i]);
     return PL_OK;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "internal/frag.h"
 #include "internal/policy_impl.h"
+#include "internal/topology_internal.h"
 
 /* The GPU model of g: its attribute "model", or its nearest ancestor's
  * "gpu_model" (job.h's rule). */
@@ -22,16 +23,6 @@ static const char *gpu_model(const pl_topology *t, int32_t g)
     for (int32_t v = g; !m && v >= 0 && pl_topology_vertex(t, v, &vi) == PL_OK; v = vi.parent)
         m = pl_topology_attr(t, v, "gpu_model");
     return m;
-}
-
-static pl_status list(const pl_topology *t, int32_t v, int kind, int32_t **out, int32_t *n)
-{
-    pl_status st = pl_topology_descendants(t, v, kind, NULL, 0, n);
-    if (!st && !(*out = pl_alloc((size_t)*n + 1, sizeof **out)))
-        st = PL_ENOMEM;
-    if (!st)
-        st = pl_topology_descendants(t, v, kind, *out, *n, n);
-    return st;
 }
 
 /* A resource the subtree does not model (capacity 0) is never short. */
@@ -55,7 +46,7 @@ static pl_status node_of(pl_fstate *s, const pl_topology *t, int32_t m, int32_t 
     int64_t cores = free_of(t, root, PL_VK_PACKAGE, PL_RES_CORES);
     n->cpu_left = n->cpu_cap = cores >= INT64_MAX / 4 ? cores : cores * 1000;
     n->mem_left = n->mem_cap = free_of(t, root, PL_VK_NUMA, PL_RES_MEMORY);
-    pl_status st = list(t, root, PL_VK_GPU, &v, &nv);
+    pl_status st = pl_topo_list(t, root, PL_VK_GPU, &v, &nv);
     if (st)
         return st;
     for (int32_t i = 0; i < nv && n->ngpu < PL_FRAG_MAXG; i++) {
@@ -112,12 +103,12 @@ pl_status pl_fpod_from_job(pl_fstate *s, const pl_job *job, int whole_cores, pl_
 pl_status pl_fstate_from_topology(pl_fstate *s, const pl_topology *t)
 {
     int32_t *m = NULL, nm = 0, total = 0;
-    pl_status st = list(t, -1, PL_VK_MACHINE, &m, &nm);
+    pl_status st = pl_topo_list(t, -1, PL_VK_MACHINE, &m, &nm);
     int32_t **pk = st ? NULL : pl_alloc((size_t)nm + 1, sizeof *pk), *npk = st ? NULL : pl_alloc((size_t)nm + 1, sizeof *npk);
     if (!st && (!pk || !npk))
         st = PL_ENOMEM;
     for (int32_t i = 0; i < nm && !st; i++) {
-        st = list(t, m[i], PL_VK_PACKAGE, &pk[i], &npk[i]);
+        st = pl_topo_list(t, m[i], PL_VK_PACKAGE, &pk[i], &npk[i]);
         total++;
     }
     if (!st && (!(s->node = pl_alloc((size_t)total + 1, sizeof *s->node)) ||

@@ -44,4 +44,19 @@ PL_INTERNAL void pl_topo_capacities_of(const pl_topology *t, const int32_t *vert
  * n * PL_RES_COUNT). So vertices of equal capacities give equal layouts. */
 PL_INTERNAL int64_t pl_topo_used_of(const pl_topology *t, const int32_t *verts, int32_t n, int64_t *out);
 
+/* The machine vertex above v (v itself included), -1 when v is not a
+ * vertex of t or has none (a pool's device). Unlike pl_topology_ancestor()
+ * it sets no error message: callers ask it of pool devices routinely. */
+PL_INTERNAL int32_t pl_topo_machine_of(const pl_topology *t, int32_t v);
+
+/* The machine holding every one of v[0..n), -1 when they are on several,
+ * one has none, or n is 0. */
+PL_INTERNAL int32_t pl_topo_common_machine(const pl_topology *t, const int32_t *v, int32_t n);
+
+/* The vertices of kind under v (v < 0: the whole topology; kind < 0: every
+ * kind) in preorder, into *out, allocated with one spare entry (so never
+ * NULL on success; the caller frees it), *n of them. PL_ENOMEM, or the
+ * errors of pl_topology_descendants(); *out is NULL on error. */
+PL_INTERNAL pl_status pl_topo_list(const pl_topology *t, int32_t v, int kind, int32_t **out, int32_t *n);
+
 #endif
