@@ -159,7 +159,9 @@ typedef struct pl_decision_info {
     const int32_t *storage;  /**< [ngpus] (placed only): the storage vertex (::PL_VK_STORAGE) holding the
                                   NVMe demand (pl_task_demand's storage_bw, storage_bytes) of entry i's
                                   task, -1 for a task without one; NULL when the job has no storage
-                                  demand. The entries of one task of several GPUs name the same device.
+                                  demand. The entries of one task of several GPUs name the same device;
+                                  a job whose policy planned its storage itself (over several devices,
+                                  doc/policies.md "NVMe storage") names the plan's first device.
                                   The engine fills it after the policy; pl_decision_set() ignores it (a
                                   policy's struct may leave it unset, as it could the reserved tail this
                                   member took the first slot of; the size did not change). */
@@ -275,6 +277,12 @@ const char *pl_policy_name(const pl_policy *p);
 /**
  * \brief One round of the instance: as pl_policy_place(), with the state
  *        kept from earlier rounds.
+ *
+ * The instance also keeps what it makes of a queued job that has a task of
+ * several GPUs (its slot job) while the job waits unchanged; a job changed,
+ * or freed and another made at its address, between two rounds is seen as
+ * new (compared with a copy, not by its address alone). What a round does
+ * not see again is freed at its end.
  * \param opts this round's options (NULL: those given at creation); its
  *        policy name must be the instance's (::PL_EINVAL otherwise).
  */

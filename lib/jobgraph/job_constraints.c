@@ -1,11 +1,13 @@
 /* Placement constraints of a job (Kim's thesis ch. 4): node Must / MustNot
  * on machine attributes, task-to-task Must, job labels and job-to-job
  * anti-affinity, the equivalence classes of tasks, and the test of one task
- * against one machine. The conflict analysis is in job_model.c. */
+ * against one machine. The conflict analysis is the constraint module's
+ * (its topology view, lib/constraints/topology_view.c). */
 #include <stdlib.h>
 #include <string.h>
 #include "internal/job_impl.h"
-#include "internal/job_model.h"
+#include "internal/job_constraints.h"
+#include "internal/constraints_view.h"
 
 static int valid_task(const pl_job *job, int32_t t)
 {
@@ -156,6 +158,24 @@ int32_t pl_job_collocation_classes(const pl_job *job, int one_machine, int32_t *
     return k;
 }
 
+const int32_t (*pl_job_collocation_pairs(const pl_job *job, int64_t *n))[2]
+{
+    *n = job ? job->ncoloc : 0;
+    return job ? (const int32_t (*)[2])job->coloc : NULL;
+}
+
+const int32_t (*pl_job_anti_collocation_pairs(const pl_job *job, int64_t *n))[2]
+{
+    *n = job ? job->nanti : 0;
+    return job ? (const int32_t (*)[2])job->anti : NULL;
+}
+
+const char *const *pl_job_node_filter(const pl_job *job, int32_t *n)
+{
+    *n = job ? job->nnodes : 0;
+    return job ? (const char *const *)job->nodes : NULL;
+}
+
 int pl_job_collocated(const pl_job *job, int32_t a, int32_t b)
 {
     if (!job || !valid_task(job, a) || !valid_task(job, b) || a == b)
@@ -240,6 +260,28 @@ int pl_job_anti_affine(const pl_job *a, const pl_job *b)
 int pl_job_has_constraints(const pl_job *job)
 {
     return job && (job->nrules || job->nnodes || job->ncoloc || job->nanti || job->nlabels || job->navoid);
+}
+
+/* ---- conflict analysis ---------------------------------------------------------------- */
+
+pl_status pl_job_check_constraints(const pl_job *job, const pl_topology *topo, pl_conflict *conflicts,
+                                   int32_t cap, int32_t *count)
+{
+    if (count)
+        *count = 0;
+    if (!job || !topo || cap < 0)
+        return pl_err(PL_EINVAL, "pl_job_check_constraints: NULL job or topology, or negative cap");
+    int32_t *hosts, n;
+    double *gpus;
+    pl_status st = pl_cview_machines(topo, &hosts, &gpus, &n);
+    if (st)
+        return st;
+    char reason[2048];
+    st = pl_cview_check_job(topo, hosts, gpus, n, job, pl_job_single_node(job), reason, sizeof reason,
+                            conflicts, cap, count);
+    free(hosts);
+    free(gpus);
+    return st;
 }
 
 /* ---- life cycle ----------------------------------------------------------------------- */

@@ -4,8 +4,13 @@
  * (its slots, consecutive), held on one machine, talking to each other
  * heavily. A decision then has one entry per slot, which is what
  * pl_decision_info documents; every entry of a job of tasks of at most one
- * GPU is a task, so such a job is its own slot job and nothing changes. */
+ * GPU is a task, so such a job is its own slot job and nothing changes.
+ * Task ids in a reason a policy gives about a slot job are slot ids: the
+ * code that writes such a reason appends which slots are which task
+ * (pl_job_slots_explain), where it knows it named task ids, rather than
+ * the engine guessing from the text afterwards. */
 #include <stdlib.h>
+#include <string.h>
 #include "internal/job_impl.h"
 
 /* Slots of one task: its whole GPUs, or 1 (a fractional or CPU-only task). */
@@ -33,6 +38,11 @@ int64_t pl_job_slot_count(const pl_job *job)
 int pl_job_is_slot_job(const pl_job *job)
 {
     return job && job->slot_job;
+}
+
+const pl_job *pl_job_slot_origin(const pl_job *job)
+{
+    return job && job->slot_job ? job->slot_of : NULL;
 }
 
 pl_status pl_job_copy_goals(const pl_job *job, pl_job *v)
@@ -159,4 +169,76 @@ pl_status pl_job_slots(const pl_job *job, pl_job **out)
     }
     free(first);
     return PL_HAND_OUT(st, s, pl_job_free, out);
+}
+
+int64_t pl_job_slot_serial(const pl_job *job)
+{
+    return job && job->slot_job ? job->slot_serial : 0;
+}
+
+static int same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+static int same_texts(char *const *a, char *const *b, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        if (!same_text(a[i], b[i]))
+            return 0;
+    return 1;
+}
+
+static int same_counts(const pl_job *a, const pl_job *b)
+{
+    return a->ntasks == b->ntasks && a->nedges == b->nedges && a->nrules == b->nrules && a->nanti == b->nanti &&
+           a->ncoloc == b->ncoloc && a->nnodes == b->nnodes && a->nlabels == b->nlabels && a->navoid == b->navoid;
+}
+
+/* Everything pl_job_slots() reads (add_slot_*, pl_job_copy_goals, the GPU
+ * model, the name): a field it starts reading belongs here too, or the
+ * engine's kept slot jobs (slot_cache.c) miss a change to it. */
+int pl_job_same_slots(const pl_job *a, const pl_job *b)
+{
+    if (!same_counts(a, b) || a->min_utility != b->min_utility || a->slo != b->slo ||
+        a->arrival != b->arrival || a->duration != b->duration || a->single_node != b->single_node ||
+        !same_text(a->name, b->name) || !same_text(a->wl_type, b->wl_type) ||
+        !same_text(a->wl_size, b->wl_size) || !same_text(a->gpu_model, b->gpu_model) ||
+        !same_texts(a->nodes, b->nodes, a->nnodes) || !same_texts(a->labels, b->labels, a->nlabels) ||
+        !same_texts(a->avoid, b->avoid, a->navoid))
+        return 0;
+    /* The demands' reserved tail is zero in both (pl_job_add_task), the
+     * pairs have no padding. */
+    if ((a->ntasks && memcmp(a->tasks, b->tasks, (size_t)a->ntasks * sizeof *a->tasks)) ||
+        (a->nanti && memcmp(a->anti, b->anti, (size_t)a->nanti * sizeof *a->anti)) ||
+        (a->ncoloc && memcmp(a->coloc, b->coloc, (size_t)a->ncoloc * sizeof *a->coloc)))
+        return 0;
+    for (int64_t e = 0; e < a->nedges; e++)
+        if (a->edges[e].a != b->edges[e].a || a->edges[e].b != b->edges[e].b ||
+            a->edges[e].traffic != b->edges[e].traffic)
+            return 0;
+    for (int64_t r = 0; r < a->nrules; r++)
+        if (a->rules[r].task != b->rules[r].task || a->rules[r].must_not != b->rules[r].must_not ||
+            !same_text(a->rules[r].key, b->rules[r].key) || !same_text(a->rules[r].value, b->rules[r].value))
+            return 0;
+    return 1;
+}
+
+void pl_job_slots_explain(const pl_job *job, char *buf, size_t size)
+{
+    const pl_job *user = pl_job_slot_origin(job);
+    if (!user || !size)
+        return;
+    size_t len = strnlen(buf, size - 1);
+    pl_appendf(buf, size, &len, " (task ids here count a task of k GPUs as k:");
+    int64_t first = 0, shown = 0;
+    for (int64_t t = 0; t < user->ntasks; t++) {
+        int64_t n = task_slots(&user->tasks[t]);
+        if (n > 1 || first != t)
+            pl_appendf(buf, size, &len, "%s task %lld is %lld", shown++ ? "," : "", (long long)t, (long long)first);
+        if (n > 1)
+            pl_appendf(buf, size, &len, "-%lld", (long long)(first + n - 1));
+        first += n;
+    }
+    pl_appendf(buf, size, &len, ")");
 }

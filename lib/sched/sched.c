@@ -172,6 +172,12 @@ static pl_running_job *running_jobs(const pl_sched *s, int32_t *n)
     return run;
 }
 
+void pl_sched_use_policy(pl_sched *s, pl_policy *p)
+{
+    pl_policy_free(s->policy);
+    s->policy = p;
+}
+
 pl_status pl_sched_place(pl_sched *s, const pl_policy_opts *opts, pl_job *const *queue, int32_t nqueue,
                          pl_decision **out)
 {

@@ -246,6 +246,11 @@ static void test_conflicts(void **state)
     assert_pl_status(pl_job_check_constraints(nf, t, f, 4, &n), PL_EINFEASIBLE);
     assert_int_equal(f[0].kind, PL_CONFLICT_NO_NODE);
     assert_msg_has("job must arch=power; node filter (x0)");
+    /* Every name of a longer filter is named, in the job's order. */
+    const char *two[] = {"x0", "v0"};
+    assert_pl_ok(pl_job_set_node_filter(nf, two, 2));
+    assert_pl_status(pl_job_check_constraints(nf, t, f, 4, &n), PL_EINFEASIBLE);
+    assert_msg_has("job must arch=power; node filter (x0, v0)");
 
     /* SELF_ANTI: 0 ~ 1 ~ 2 by collocation, 0 and 2 anti-collocated. */
     pl_job *sa = tasks("sa", 3, 0);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal/columns.h"
+#include "internal/job_slots.h"
 #include "internal/policy_impl.h"
 #include "internal/topology_internal.h"
 
@@ -422,6 +423,7 @@ pl_status pl_pctx_job_check(pl_pctx *c, const pl_job *job, int32_t *k, int singl
                  "share a machine (anti-collocation) but must share one: %s", (int)a, (int)b,
                  pl_job_single_node(job) ? "the job is single-node (one machine for all its tasks)"
                                          : "this policy places a job on one machine");
+        pl_job_slots_explain(job, c->reason, sizeof c->reason); /* it named task ids */
         *why = c->reason;
         return PL_OK;
     }
@@ -446,6 +448,8 @@ pl_status pl_pctx_job_check(pl_pctx *c, const pl_job *job, int32_t *k, int singl
     int conflict = 0;
     pl_status st = pl_pctx_constraint_conflicts(c, job, one_machine, c->reason, sizeof c->reason, &conflict);
     if (st || conflict) {
+        if (conflict) /* the conflicts name task ids */
+            pl_job_slots_explain(job, c->reason, sizeof c->reason);
         *why = conflict ? c->reason : NULL;
         return st;
     }

@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "internal/policy_impl.h"
-#include "internal/job_model.h"
+#include "internal/constraints_view.h"
+#include "internal/job_constraints.h"
 
 int pl_pctx_task_admits(const pl_pctx *c, const pl_job *job, int32_t task, int32_t mi)
 {
@@ -154,8 +155,8 @@ pl_status pl_pctx_constraint_conflicts(pl_pctx *c, const pl_job *job, int one_ma
     pl_status st = hosts_ready(c);
     if (st)
         return st;
-    st = pl_jmodel_check_job(c->work, c->host_v, c->host_gpus, c->nmach, job, one_machine, buf, size,
-                             NULL, 0, NULL);
+    st = pl_cview_check_job(c->work, c->host_v, c->host_gpus, c->nmach, job, one_machine, buf, size,
+                            NULL, 0, NULL);
     if (st == PL_EINFEASIBLE) {
         *conflict = 1;
         return PL_OK;

@@ -93,6 +93,8 @@ struct pl_policy {
     const pl_policy_ops *ops;
     pl_policy_opts opts;
     void *state;
+    pl_slot_cache slots;    /* the slot jobs of its queue, kept across calls (slot_cache.c) */
+    int fresh_slots;        /* pl_policy_fresh_slots() */
 };
 
 static int v2(const pl_policy_ops *ops)
@@ -140,7 +142,14 @@ void pl_policy_free(pl_policy *p)
         return;
     if (v2(p->ops) && p->ops->destroy)
         p->ops->destroy(p->state);
+    pl_slot_cache_free(&p->slots);
     free(p);
+}
+
+void pl_policy_fresh_slots(pl_policy *p, int fresh)
+{
+    if (p)
+        p->fresh_slots = fresh != 0;
 }
 
 const char *pl_policy_name(const pl_policy *p)
@@ -193,9 +202,10 @@ pl_status pl_policy_decide(pl_policy *p, const pl_policy_opts *opts, const pl_to
     /* A policy that places CPU-only tasks itself (and refuses what else it
      * cannot honour) sees the jobs as they are; the others through the
      * demand layer (demands.c, which shows neither a GPU partly shared);
-     * every policy sees a task of k GPUs as k tasks of one (slots.c); no
+     * every policy sees a task of k GPUs as k tasks of one (slots.c; the
+     * instance keeps them while a job waits unchanged: slot_cache.c); no
      * policy sees NVMe storage, placed after its decision (storage.c). */
-    st = pl_slots_place(p->ops, &req, d);
+    st = pl_slots_place(p->ops, &req, p->fresh_slots ? NULL : &p->slots, d);
     if (!st)
         st = pl_storage_place(topo, queue, nqueue, d);
     return PL_HAND_OUT(st, d, pl_decision_free, out);
@@ -211,8 +221,10 @@ pl_status pl_policy_place(const pl_policy_opts *opts, const pl_topology *topo,
         return pl_err(PL_EINVAL, "pl_policy_place: NULL options, topology or output");
     pl_policy *p;
     pl_status st = pl_policy_create(opts, &p);
-    if (!st)
+    if (!st) {
+        p->fresh_slots = 1; /* one call: no slot job to keep for a next one */
         st = pl_policy_decide(p, opts, topo, running, nrunning, queue, nqueue, out);
+    }
     pl_policy_free(p);
     return st;
 }

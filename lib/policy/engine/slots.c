@@ -4,10 +4,14 @@
  * its decision for a job has one entry per slot, the entries of one task
  * consecutive, as pl_decision_info documents. A policy may ignore the
  * collocation of the slots; a placement that splits a task over machines,
- * or gives two of its slots one GPU, is refused here with the reason. */
+ * or gives two of its slots one GPU, is refused here with the reason, in
+ * the user's task ids. The slot jobs come from the instance's cache
+ * (slot_cache.c: made once while a job waits unchanged). A reason the
+ * policy gives is its own: one naming task ids names slots, and the code
+ * that wrote it appended which are which (pl_job_slots_explain), so
+ * nothing here reads the text. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include "internal/policy_impl.h"
 #include "internal/job_impl.h"
 #include "internal/topology_internal.h"
@@ -42,58 +46,38 @@ static const char *split_task(const pl_topology *t, const pl_job *job, const pl_
     return NULL;
 }
 
-/* Whether a reason names a task id ("task 3", "tasks 0 and 3"). */
-static int names_task_id(const char *reason)
-{
-    for (const char *p = strstr(reason, "task"); p; p = strstr(p + 4, "task")) {
-        const char *x = p + 4 + (p[4] == 's');
-        if (*x == ' ' && x[1] >= '0' && x[1] <= '9')
-            return 1;
-    }
-    return 0;
-}
-
-/* A reason of a slot job names its tasks, the slots: append which slots
- * are which task ("task 0 is 0-3, task 1 is 4"), at most size bytes. */
-static void explain_slots(const pl_job *job, const char *reason, char *buf, size_t size)
-{
-    size_t len = (size_t)snprintf(buf, size, "%s (task ids here count a task of k GPUs as k:", reason);
-    int32_t first = 0, shown = 0;
-    for (int32_t task = 0; task < pl_job_task_count(job) && len < size; task++) {
-        pl_task_demand dem;
-        int32_t n = pl_job_task(job, task, &dem) == PL_OK && dem.gpus > 1 ? (int32_t)dem.gpus : 1;
-        if (n > 1 || first != task)
-            len += (size_t)snprintf(buf + len, size - len, "%s task %d is %d%s%.0d", shown++ ? "," : "",
-                                    (int)task, (int)first, n > 1 ? "-" : "", n > 1 ? (int)(first + n - 1) : 0);
-        first += n;
-    }
-    if (len < size)
-        snprintf(buf + len, size - len, ")");
-}
-
-pl_status pl_slots_place(const pl_policy_ops *ops, const pl_policy_request *req, pl_decision *out)
+pl_status pl_slots_place(const pl_policy_ops *ops, const pl_policy_request *req, pl_slot_cache *cache,
+                         pl_decision *out)
 {
     int any = 0;
     for (int32_t i = 0; i < req->nqueue && !any; i++)
         any = pl_job_has_multi_gpu(req->queue[i]);
     for (int32_t i = 0; i < req->nrunning && !any; i++)
         any = pl_job_has_multi_gpu(req->running[i].job);
-    if (!any)
+    if (!any) {
+        pl_slot_cache_end(cache); /* a round without them: the kept ones go */
         return pl_demand_place(ops, req, out);
+    }
     pl_job **q = pl_alloc((size_t)req->nqueue + 1, sizeof *q);
     pl_running_job *run = pl_alloc((size_t)req->nrunning + 1, sizeof *run);
-    pl_status st = q && run ? PL_OK : PL_ENOMEM;
+    /* Per job: 1 if its slot job is this call's to free (no cache). */
+    uint8_t *owned = pl_alloc((size_t)req->nqueue + (size_t)req->nrunning + 1, sizeof *owned);
+    pl_status st = q && run && owned ? PL_OK : PL_ENOMEM;
     for (int32_t i = 0; i < req->nqueue && !st; i++) {
         pl_job *s = NULL;
+        int own = 0;
         q[i] = req->queue[i];
-        if (!(st = pl_job_slots(req->queue[i], &s)) && s)
+        if (!(st = pl_slot_cache_get(cache, req->queue[i], &s, &own)) && s)
             q[i] = s;
+        owned[i] = (uint8_t)own;
     }
     for (int32_t i = 0; i < req->nrunning && !st; i++) {
         pl_job *s = NULL;
+        int own = 0;
         run[i] = req->running[i];
-        if (!(st = pl_job_slots(req->running[i].job, &s)) && s)
+        if (!(st = pl_slot_cache_get(cache, req->running[i].job, &s, &own)) && s)
             run[i].job = s;
+        owned[req->nqueue + i] = (uint8_t)own;
     }
     pl_policy_request r = *req;
     r.queue = q;
@@ -105,24 +89,19 @@ pl_status pl_slots_place(const pl_policy_ops *ops, const pl_policy_request *req,
         if (q[i] == req->queue[i])
             continue; /* its decision is the policy's, untouched */
         const char *why = split_task(req->topo, req->queue[i], out, i, ops->name, buf, sizeof buf);
-        pl_decision_info info;
         if (why)
             st = pl_decision_set_kind(out, i, PL_DECISION_REJECTED, why);
-        else if (!(st = pl_decision_get(out, i, &info)) && info.kind != PL_DECISION_PLACED &&
-                 names_task_id(info.reason)) {
-            explain_slots(req->queue[i], info.reason, buf, sizeof buf);
-            info.reason = buf;
-            st = pl_decision_set(out, i, &info);
-        }
     }
-    /* Unfilled entries are NULL (pl_alloc zero-fills): nothing to free there. */
-    for (int32_t i = 0; q && i < req->nqueue; i++)
-        if (q[i] != req->queue[i])
+    /* Unfilled entries are NULL and not owned (pl_alloc zero-fills). */
+    for (int32_t i = 0; owned && i < req->nqueue; i++)
+        if (owned[i])
             pl_job_free(q[i]);
-    for (int32_t i = 0; run && i < req->nrunning; i++)
-        if (run[i].job != req->running[i].job)
+    for (int32_t i = 0; owned && i < req->nrunning; i++)
+        if (owned[req->nqueue + i])
             pl_job_free((pl_job *)run[i].job);
+    pl_slot_cache_end(cache);
     free(q);
     free(run);
+    free(owned);
     return st;
 }

@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpu_pick.h"
-#include "internal/job_model.h"
+#include "internal/constraints_view.h"
+#include "internal/job_slots.h"
 #include <placement/constraint_sets.h>
 
 typedef struct cdriver {
@@ -64,7 +65,7 @@ static pl_status reject_impossible(cdriver *d)
 /* The model of the active jobs: their list, and which hosts each must
  * avoid because of what runs there (job-to-job anti-affinity). */
 static pl_status build(cdriver *d, const pl_job **jobs, int32_t *qi, int32_t *nj, uint8_t *avoid,
-                       pl_jmodel **m)
+                       pl_cview **m)
 {
     pl_pctx *c = d->c;
     *nj = 0;
@@ -76,14 +77,14 @@ static pl_status build(cdriver *d, const pl_job **jobs, int32_t *qi, int32_t *nj
                     pl_pctx_machine_avoided(c, jobs[*nj], h) != NULL;
             qi[(*nj)++] = i;
         }
-    pl_jmodel_spec spec = {.topo = c->work, .hosts = d->hosts, .slots = d->slots, .nhosts = c->nmach,
-                           .busy = d->busy, .jobs = jobs, .njobs = *nj, .avoid_busy = avoid};
-    return pl_jmodel_build(&spec, m);
+    pl_cview_spec spec = {.topo = c->work, .hosts = d->hosts, .slots = d->slots, .nhosts = c->nmach,
+                          .busy = d->busy, .jobs = jobs, .njobs = *nj, .avoid_busy = avoid};
+    return pl_cview_build(&spec, m);
 }
 
 /* Jobs of the classes in conflict wait (not expected: each job alone was
  * resolved; kept so a combination the analysis missed is not a failure). */
-static pl_status drop_conflicts(cdriver *d, const pl_jmodel *m, const int32_t *qi, int *dropped)
+static pl_status drop_conflicts(cdriver *d, const pl_cview *m, const int32_t *qi, int *dropped)
 {
     char why[512];
     pl_status st = PL_OK;
@@ -94,7 +95,8 @@ static pl_status drop_conflicts(cdriver *d, const pl_jmodel *m, const int32_t *q
             int32_t j = m->unit_job[u];
             if (j < 0 || pl_constraints_class_of(m->c, u) != cf.cls || !d->active[qi[j]])
                 continue;
-            pl_jmodel_describe(m, &cf, why, sizeof why);
+            pl_cview_describe(m, &cf, why, sizeof why);
+            pl_job_slots_explain(d->req->queue[qi[j]], why, sizeof why); /* it names task ids */
             d->active[qi[j]] = 0;
             *dropped = 1;
             st = pl_decision_set_kind(d->out, qi[j], PL_DECISION_WAITING, why);
@@ -104,7 +106,7 @@ static pl_status drop_conflicts(cdriver *d, const pl_jmodel *m, const int32_t *q
 }
 
 /* Run the algorithm until every job left in the model is placed whole. */
-static pl_status solve(cdriver *d, pl_jmodel **out, int32_t *qi)
+static pl_status solve(cdriver *d, pl_cview **out, int32_t *qi)
 {
     pl_pctx *c = d->c;
     const int32_t n = d->req->nqueue;
@@ -115,13 +117,13 @@ static pl_status solve(cdriver *d, pl_jmodel **out, int32_t *qi)
     *out = NULL;
     for (int again = 1; again && !st;) {
         int32_t nj;
-        pl_jmodel *m = NULL;
+        pl_cview *m = NULL;
         again = 0;
         if ((st = build(d, jobs, qi, &nj, avoid, &m)))
             break;
         free(d->assign);
         if (!(d->assign = pl_alloc((size_t)m->nunits + 1, sizeof *d->assign))) {
-            pl_jmodel_free(m);
+            pl_cview_free(m);
             st = PL_ENOMEM;
             break;
         }
@@ -147,7 +149,7 @@ static pl_status solve(cdriver *d, pl_jmodel **out, int32_t *qi)
                     break;
                 }
         if (st || again)
-            pl_jmodel_free(m);
+            pl_cview_free(m);
         else
             *out = m;
     }
@@ -181,7 +183,7 @@ static pl_status pick_gpu(cdriver *d, const pl_job *job, int32_t t, int32_t mi, 
     return PL_OK;
 }
 
-static pl_status realise(cdriver *d, const pl_jmodel *m, const int32_t *qi, int32_t j, int32_t *placed)
+static pl_status realise(cdriver *d, const pl_cview *m, const int32_t *qi, int32_t j, int32_t *placed)
 {
     pl_pctx *c = d->c;
     const int32_t i = qi[j];
@@ -222,7 +224,7 @@ pl_status pl_constraint_policy_run(const pl_policy_request *req, pl_decision *ou
 {
     cdriver d = {.req = req, .out = out, .algorithm = algorithm};
     int32_t *qi = pl_alloc((size_t)req->nqueue + 1, sizeof *qi);
-    pl_jmodel *m = NULL;
+    pl_cview *m = NULL;
     pl_status st = !qi ? PL_ENOMEM : pl_pctx_create(req, &d.c);
     if (!st && !(d.active = pl_alloc((size_t)req->nqueue + 1, 1)))
         st = PL_ENOMEM;
@@ -235,7 +237,7 @@ pl_status pl_constraint_policy_run(const pl_policy_request *req, pl_decision *ou
     int32_t placed = 0;
     for (int32_t j = 0; m && j < m->spec.njobs && !st; j++)
         st = realise(&d, m, qi, j, &placed);
-    pl_jmodel_free(m);
+    pl_cview_free(m);
     pl_pctx_free(d.c);
     free(d.hosts);
     free(d.slots);

@@ -258,6 +258,9 @@ typedef struct drm_state {
     int64_t *gpu_owner;
     int64_t nowner;
     int32_t kept;       /* running jobs the last round kept in the networks */
+    /* Slot jobs regrouped (regroup()), by their serial: the engine shows a
+     * waiting job the same slot job round after round (slot_cache.c). */
+    pl_keep regrouped;
 } drm_state;
 
 int32_t pl_drm_policy_kept(const void *state)
@@ -276,6 +279,7 @@ static void drm_state_free(void *state)
     free(s->id);
     free(s->age);
     free(s->gpu_owner);
+    pl_keep_free(&s->regrouped);
     free(s);
 }
 
@@ -410,6 +414,33 @@ static pl_status own_gpus(drm_state *s, const pl_topology *topo, int64_t id, con
     return PL_OK;
 }
 
+/* regroup(), once per slot job the engine keeps (its serial names it in
+ * this instance, unchanged: pl_job_slot_serial), borrowed until the end of
+ * the round; a slot job made for this call only (serial 0) is regrouped
+ * anew, *owned = 1: the caller frees *out and *first_out. */
+static pl_status regroup_kept(drm_state *s, const pl_job *slot, pl_job **out, int32_t **first_out, int *owned)
+{
+    int64_t serial = pl_job_slot_serial(slot);
+    *owned = serial == 0;
+    if (*owned)
+        return regroup(slot, out, first_out);
+    *out = NULL;
+    *first_out = NULL;
+    pl_keep_entry *e;
+    pl_status st = pl_keep_find(&s->regrouped, serial, &e); /* aux: first[], free()d */
+    if (!st && !e->job) {
+        pl_job *m = NULL;
+        int32_t *first = NULL;
+        if (!(st = regroup(slot, &m, &first)))
+            st = pl_keep_set(&s->regrouped, e, m, first);
+    }
+    if (!st) {
+        *out = e->job;
+        *first_out = e->aux;
+    }
+    return st;
+}
+
 /* Algorithm 5 keeps a running job's tasks in the networks until it
  * completes: the running jobs this instance placed go to the round after
  * the queued ones (pl_drm_job_request.running), from reqs[nreq] on. The
@@ -417,7 +448,7 @@ static pl_status own_gpus(drm_state *s, const pl_topology *topo, int64_t id, con
  * (the scenario's warm-up) leaves the networks when placed; that changes
  * no decision (doc/drmaestro.md). */
 static pl_status add_running(const pl_policy_request *req, drm_state *s, pl_drm_job_request *reqs,
-                             int32_t nreq, pl_job **regrouped, int32_t *count)
+                             int32_t nreq, pl_job **regrouped, uint8_t *owned, int32_t *count)
 {
     int32_t n = nreq;
     pl_status st = PL_OK;
@@ -425,10 +456,13 @@ static pl_status add_running(const pl_policy_request *req, drm_state *s, pl_drm_
         int64_t id;
         const pl_job *job = req->running[i].job;
         int32_t *first = NULL;
-        int dup = 0;
-        if (!job || !running_id(s, &req->running[i], &id) || (st = regroup(job, &regrouped[i], &first)))
+        int dup = 0, own = 0;
+        if (!job || !running_id(s, &req->running[i], &id) ||
+            (st = regroup_kept(s, job, &regrouped[i], &first, &own)))
             continue;
-        free(first);
+        owned[i] = (uint8_t)own;
+        if (own)
+            free(first);
         job = regrouped[i] ? regrouped[i] : job;
         if (!drm_kept(s->drm, id, job))
             continue;
@@ -533,10 +567,12 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
     pl_drm_job_request *reqs = pl_alloc((size_t)n + (size_t)req->nrunning + 1, sizeof *reqs);
     double *tables = pl_alloc(2 * (size_t)n + 1, sizeof *tables);
     int32_t *queue_index = pl_alloc((size_t)n + 1, sizeof *queue_index); /* request -> queue */
-    /* request -> its slot job regrouped and the first slot of each task (regroup()), NULL */
+    /* request -> its slot job regrouped and the first slot of each task
+     * (regroup_kept()), NULL; 1 where they are this round's to free */
     pl_job **regrouped = pl_alloc((size_t)n + (size_t)req->nrunning + 1, sizeof *regrouped);
     int32_t **first = pl_alloc((size_t)n + 1, sizeof *first);
-    pl_status st = !reqs || !tables || !queue_index || !ids || !regrouped || !first ? PL_ENOMEM : PL_OK;
+    uint8_t *owned = pl_alloc((size_t)n + (size_t)req->nrunning + 1, sizeof *owned);
+    pl_status st = !reqs || !tables || !queue_index || !ids || !regrouped || !first || !owned ? PL_ENOMEM : PL_OK;
     int32_t nreq = 0, nall = 0;
     cluster_max cm;
     s->kept = 0;
@@ -561,9 +597,11 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
         if (!no)
             st = pl_drm_cons_refusal(cons, req->queue[i], &no);
         int64_t id = 0;
+        int own = 0;
         const pl_job *key = pl_job_is_slot_job(req->queue[i]) ? req->queue[i]->slot_of : req->queue[i];
         if (!st && !no && !(st = job_id(s, key, &id)) &&
-            !(st = regroup(req->queue[i], &regrouped[nreq], &first[nreq]))) {
+            !(st = regroup_kept(s, req->queue[i], &regrouped[nreq], &first[nreq], &own))) {
+            owned[nreq] = (uint8_t)own;
             make_request(ps, req->queue[i], id, &tables[2 * nreq], &reqs[nreq]);
             reqs[nreq].job = regrouped[nreq] ? regrouped[nreq] : req->queue[i];
         }
@@ -584,7 +622,7 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
         }
     }
     if (!st && nreq > 0)
-        st = add_running(req, s, reqs, nreq, regrouped + n, &nall);
+        st = add_running(req, s, reqs, nreq, regrouped + n, owned + n, &nall);
     /* Phase 1 counts GPUs (pl_drm_coloc_revise) only for a round with a
      * queued task of several GPUs: other rounds are decided as before. */
     for (int32_t r = 0; r < nreq && !st; r++)
@@ -638,12 +676,16 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
     drm_set_admit(s->drm, NULL, NULL); /* cons and coloc die with this call */
     drm_set_revise(s->drm, NULL, NULL);
     pl_drm_coloc_free(coloc);
-    for (int32_t r = 0; regrouped && r < n + req->nrunning; r++)
-        pl_job_free(regrouped[r]);
-    for (int32_t r = 0; first && r < n; r++)
-        free(first[r]);
+    for (int32_t r = 0; regrouped && owned && r < n + req->nrunning; r++)
+        if (owned[r])
+            pl_job_free(regrouped[r]);
+    for (int32_t r = 0; first && owned && r < n; r++)
+        if (owned[r])
+            free(first[r]);
+    pl_keep_end(&s->regrouped); /* the kept ones this round did not use go */
     free(regrouped);
     free(first);
+    free(owned);
     free(ids);
     free(reqs);
     free(tables);

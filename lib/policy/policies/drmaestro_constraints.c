@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal/policy_impl.h"
-#include "internal/job_model.h"
+#include "internal/constraints_view.h"
+#include "internal/job_constraints.h"
+#include "internal/job_slots.h"
 #include "internal/topology_internal.h"
 
 typedef struct placed_job {
@@ -52,7 +54,7 @@ pl_status pl_drm_cons_create(const pl_policy_request *req, pl_drm_cons **out)
     k->accepted = pl_alloc((size_t)req->nqueue + 1, sizeof *k->accepted);
     pl_status st = !k->req_queue || !k->running || !k->accepted ? PL_ENOMEM : PL_OK;
     if (!st)
-        st = pl_jmodel_machines(req->topo, &k->hosts, &k->host_gpus, &k->nhosts);
+        st = pl_cview_machines(req->topo, &k->hosts, &k->host_gpus, &k->nhosts);
     for (int32_t i = 0; i < req->nrunning && !st; i++) {
         k->running[i].job = req->running[i].job;
         st = machines_of(req->topo, req->running[i].gpus, req->running[i].ngpus, &k->running[i]);
@@ -86,9 +88,10 @@ pl_status pl_drm_cons_refusal(pl_drm_cons *k, const pl_job *job, const char **wh
     *why = NULL;
     if (!pl_job_has_constraints(job))
         return PL_OK;
-    pl_status st = pl_jmodel_check_job(k->req->topo, k->hosts, k->host_gpus, k->nhosts, job, 0, k->reason,
-                                       sizeof k->reason, NULL, 0, NULL);
+    pl_status st = pl_cview_check_job(k->req->topo, k->hosts, k->host_gpus, k->nhosts, job, 0, k->reason,
+                                      sizeof k->reason, NULL, 0, NULL);
     if (st == PL_EINFEASIBLE) {
+        pl_job_slots_explain(job, k->reason, sizeof k->reason); /* the conflicts name task ids */
         *why = k->reason;
         return PL_OK;
     }
@@ -179,11 +182,14 @@ pl_status pl_drm_cons_accept(pl_drm_cons *k, int32_t queue_index, const int32_t 
         return st;
     const char *v = violation(k, job, &p);
     if (v) {
+        int names_tasks = v == k->reason; /* the static texts name none */
         if (v != k->reason)
             snprintf(k->reason, sizeof k->reason, "%s", v);
         size_t len = strlen(k->reason);
         snprintf(k->reason + len, sizeof k->reason - len, ": drmaestro's flow placement breaks a "
                  "constraint the network cannot express; not placed this round");
+        if (names_tasks)
+            pl_job_slots_explain(job, k->reason, sizeof k->reason);
         *why = k->reason;
         free(p.machine);
         return PL_OK;

@@ -24,8 +24,8 @@
 #include <placement/flownet.h>
 #include "internal/policy_impl.h"
 #include "internal/columns.h"
-#include "internal/job_model.h"
-#include "internal/job_impl.h"
+#include "internal/job_constraints.h"
+#include "internal/job_slots.h"
 
 enum { FM_OMEGA = 10, FM_PSI = 4, FM_XI = 2 };
 
@@ -290,7 +290,7 @@ static pl_status slot_share(const pl_job *job, int32_t k, pl_task_demand *d)
     pl_status st = pl_job_task(job, k, d);
     if (st || !pl_job_is_slot_job(job))
         return st;
-    const pl_job *user = job->slot_of;
+    const pl_job *user = pl_job_slot_origin(job);
     for (int32_t t = 0, f = 0; t < pl_job_task_count(user) && f <= k && !st; t++) {
         pl_task_demand u;
         if ((st = pl_job_task(user, t, &u)) || f != k || u.gpus <= 1) {

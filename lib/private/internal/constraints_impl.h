@@ -52,7 +52,7 @@ struct pl_constraints {
     int32_t nconflicts;
 };
 
-/* For the bridges from other models (the job constraints, lib/jobgraph):
+/* For this module's view of a topology and its jobs (topology_view.c):
  * a node whose attributes come as arrays (keys unique, any characters), and
  * a VMtoNode-Must given directly as its node set (the thesis computes every
  * such constraint as "the set of nodes for which the predicate is true"),

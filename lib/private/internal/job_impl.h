@@ -4,6 +4,7 @@
 
 #include <placement/job.h>
 #include "internal/core.h"
+#include "internal/job_slots.h"  /* slot jobs (job_slots.c) */
 
 /* Edge ids incident to one task, so that pl_job_traffic() and the merge in
  * pl_job_add_edge() cost O(degree) rather than O(edges). */
@@ -36,8 +37,9 @@ struct pl_job {
     int single_node;
     int slot_job;                  /* made by pl_job_slots(): some of its tasks are one multi-GPU task */
     const pl_job *slot_of;         /* a slot job's user job (identity only: a policy that keeps state
-                                      per job across rounds keys it by this, the slot job being new
-                                      in every call); NULL otherwise */
+                                      per job across rounds keys it by this); NULL otherwise */
+    int64_t slot_serial;           /* a slot job the engine keeps across calls: its number in the
+                                      instance (slot_cache.c), 0 for one made for a single call */
     const pl_jobset *owner;        /* the set that frees it, NULL when free-standing */
 };
 
@@ -59,26 +61,6 @@ PL_INTERNAL pl_status pl_job_copy_constraints(const pl_job *src, pl_job *dst);
  * utility, SLO, arrival, duration, single-node, node filter, labels and
  * anti-affinity (not the GPU model, nor anything per task). */
 PL_INTERNAL pl_status pl_job_copy_goals(const pl_job *src, pl_job *dst);
-
-/* ---- slots: tasks of several whole GPUs (job_slots.c) ---------------------- */
-
-/* 1 if some task of job asks for more than one whole GPU. */
-PL_INTERNAL int pl_job_has_multi_gpu(const pl_job *job);
-/* Entries of a decision for job (placement/policy.h): one per whole GPU of
- * a task of gpus >= 1, one per other task (0 for NULL). Equal to the task
- * count when no task has more than one GPU. */
-PL_INTERNAL int64_t pl_job_slot_count(const pl_job *job);
-/* The slot job of job: a task of k > 1 GPUs becomes k consecutive tasks of
- * one GPU (the first with the task's cores, memory, bandwidth and CPU
- * millicores, the others with its GPU memory only), sharing its traffic and
- * constraints, held on one machine, with heavy traffic between them; task
- * i of it is entry i of a decision for job. *out = NULL when job has no
- * such task (it is its own slot job). ::PL_EINVAL when it has more than
- * INT32_MAX slots; ::PL_ENOMEM. *out is the caller's to free. */
-PL_INTERNAL pl_status pl_job_slots(const pl_job *job, pl_job **out);
-/* 1 if job was made by pl_job_slots() (a policy that cannot hold the slots
- * of one task together refuses it). */
-PL_INTERNAL int pl_job_is_slot_job(const pl_job *job);
 
 struct pl_jobset {
     pl_job **jobs;

@@ -101,6 +101,41 @@ PL_INTERNAL pl_status pl_keyset_add(pl_keyset *ks, const int64_t *w, int64_t n, 
 PL_INTERNAL void pl_keyset_clear(pl_keyset *ks);
 PL_INTERNAL void pl_keyset_free(pl_keyset *ks);
 
+/* ---- values kept across an instance's calls (keep.c) ------------------------ */
+
+typedef struct pl_keep_entry {
+    int64_t key;
+    int64_t used;           /* the call that last found it */
+    pl_job *job;            /* NULL: nothing kept yet */
+    void *aux;              /* what else was made with it (NULL: nothing) */
+} pl_keep_entry;
+
+/* Jobs a policy instance derives from a queued job once and keeps while
+ * the job waits, by a 64-bit key, each with something of its own (aux).
+ * Zero-filled = empty; free_aux frees an aux (NULL: free()). An entry is
+ * dropped at the end of the first call that does not find it. */
+typedef struct pl_keep {
+    pl_keyset index;        /* key -> entry */
+    pl_keep_entry *e;
+    int32_t n;
+    int64_t cap;
+    pl_keep_entry *retired; /* replaced in this call, freed at its end */
+    int64_t nretired, capretired;
+    int64_t call;
+    void (*free_aux)(void *aux);
+} pl_keep;
+
+/* *e = the entry of key, made empty (job NULL) if there was none; either
+ * way it counts as found in this call. Valid until the next find. */
+PL_INTERNAL pl_status pl_keep_find(pl_keep *k, int64_t key, pl_keep_entry **e);
+/* Keep job and aux in entry e (taken over: freed on failure); what they
+ * replace lives until pl_keep_end(), as does everything the call found. */
+PL_INTERNAL pl_status pl_keep_set(pl_keep *k, pl_keep_entry *e, pl_job *job, void *aux);
+/* The end of a call: free what it replaced and the entries it did not find. */
+PL_INTERNAL void pl_keep_end(pl_keep *k);
+/* Free every entry and the table (k stays an empty pl_keep). */
+PL_INTERNAL void pl_keep_free(pl_keep *k);
+
 /* ---- scratch stack (arena.c) ----------------------------------------------- */
 
 typedef struct pl_arena_chunk pl_arena_chunk;
@@ -402,12 +437,33 @@ PL_INTERNAL pl_status pl_demand_plain(const pl_topology *t, pl_job *const *queue
 
 /* ---- tasks of several GPUs (slots.c) ---------------------------------------- */
 
+/* The slot jobs an instance keeps across its calls (slot_cache.c): keyed
+ * by the user's job, checked against a copy of it. Zero-filled = empty. */
+typedef struct pl_slot_cache {
+    pl_keep kept;
+    int64_t serial;         /* the last pl_job_slot_serial() given */
+} pl_slot_cache;
+
+/* *slots = the slot job of job (pl_job_slots()), NULL when job is its own.
+ * With a cache: the one kept since job was last seen unchanged, else a new
+ * one with the next serial, borrowed until pl_slot_cache_end(). Without
+ * (NULL): a new one, serial 0, *owned = 1: the caller frees it. */
+PL_INTERNAL pl_status pl_slot_cache_get(pl_slot_cache *c, const pl_job *job, pl_job **slots, int *owned);
+/* The end of a call (NULL: nothing): drop the slot jobs it did not use. */
+PL_INTERNAL void pl_slot_cache_end(pl_slot_cache *c);
+PL_INTERNAL void pl_slot_cache_free(pl_slot_cache *c);
+
 /* pl_demand_place() on the slot jobs (pl_job_slots()) of the queued and
- * running jobs: decision i has one entry per slot of queue[i]; a placement
- * the policy made that splits a multi-GPU task over machines or gives two
- * of its slots one GPU becomes ::PL_DECISION_REJECTED with the reason. A
- * call without multi-GPU tasks is pl_demand_place() itself. */
-PL_INTERNAL pl_status pl_slots_place(const pl_policy_ops *ops, const pl_policy_request *req, pl_decision *out);
+ * running jobs, from cache (NULL: made for this call only): decision i has
+ * one entry per slot of queue[i]; a placement the policy made that splits
+ * a multi-GPU task over machines or gives two of its slots one GPU becomes
+ * ::PL_DECISION_REJECTED with the reason. A call without multi-GPU tasks
+ * is pl_demand_place() itself. */
+PL_INTERNAL pl_status pl_slots_place(const pl_policy_ops *ops, const pl_policy_request *req,
+                                     pl_slot_cache *cache, pl_decision *out);
+/* 1 (default 0): instance p makes every slot job anew in each call, as
+ * before its cache (bench/slot_cache.c compares the two). */
+PL_INTERNAL void pl_policy_fresh_slots(pl_policy *p, int fresh);
 
 /* ---- NVMe storage demands (storage.c) ---------------------------------------- */
 
@@ -417,8 +473,10 @@ PL_INTERNAL pl_status pl_slots_place(const pl_policy_ops *ops, const pl_policy_r
  * else one of the nearest pool, then the most free bandwidth, the lowest
  * id; the device's items join the decision's plan and its
  * pl_decision_info.storage. A job with no such device now becomes WAITING,
- * one no device could ever hold REJECTED. No storage demand in the queue:
- * out untouched. */
+ * one no device its machines could ever reach REJECTED. A placed job whose
+ * own plan already takes storage (a policy composing devices) keeps it:
+ * every storage task names the plan's first device. No storage demand in
+ * the queue: out untouched. */
 PL_INTERNAL pl_status pl_storage_place(const pl_topology *topo, pl_job *const *queue, int32_t n,
                                        pl_decision *out);
 

@@ -10,5 +10,9 @@
  * follow it. PL_ENOTFOUND for an unknown id. */
 PL_INTERNAL pl_status pl_sched_job_plan(const pl_sched *s, const char *id, const pl_plan_item **plan,
                                         int32_t *n);
+/* Place with instance p from now on (taken over; the one kept before is
+ * freed): for a policy the registry does not list (pl_policy_create_ops()).
+ * pl_sched_place() keeps it while opts->policy names it. */
+PL_INTERNAL void pl_sched_use_policy(pl_sched *s, pl_policy *p);
 
 #endif

@@ -1,14 +1,16 @@
-/* Jobs on a topology as the thesis's constraint model (job_model.h), and
- * pl_job_check_constraints(): the classes, node sets and conflicts are
- * lib/constraints' (pl_constraints_resolve); this file only translates. */
+/* The constraint module's view of a topology and the jobs on it
+ * (constraints_view.h): its machines as nodes, the jobs' tasks as units,
+ * their rules as this module's constraints, and the conflicts of a resolve
+ * told back in job terms. The jobs are read through their public and
+ * internal accessors (internal/job_constraints.h), not their layout. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal/job_impl.h"
-#include "internal/job_model.h"
-#include "internal/columns.h"
+#include "internal/constraints_view.h"
 #include "internal/constraints_impl.h"
-#include <placement/constraint_sets.h>
+#include "internal/columns.h"
+#include "internal/job_constraints.h"
+#include "internal/topology_internal.h"
 
 /* ---- building ------------------------------------------------------------------------ */
 
@@ -28,14 +30,14 @@ static pl_status add_host(pl_cnodes *nodes, const pl_topology *t, int32_t v, dou
     return st;
 }
 
-static int one_machine(const pl_jmodel_spec *s, int32_t j)
+static int one_machine(const pl_cview_spec *s, int32_t j)
 {
     return s->one_machine ? s->one_machine[j] : pl_job_single_node(s->jobs[j]);
 }
 
-static pl_status count_units(pl_jmodel *m)
+static pl_status count_units(pl_cview *m)
 {
-    const pl_jmodel_spec *s = &m->spec;
+    const pl_cview_spec *s = &m->spec;
     int64_t n = 0;
     for (int32_t h = 0; h < s->nhosts; h++) {
         int busy = s->busy && s->busy[h] > 0;
@@ -55,9 +57,9 @@ static pl_status count_units(pl_jmodel *m)
 }
 
 /* A busy unit holds what is taken on its host and stays there. */
-static pl_status add_busy(pl_jmodel *m, int32_t h)
+static pl_status add_busy(pl_cview *m, int32_t h)
 {
-    const pl_jmodel_spec *s = &m->spec;
+    const pl_cview_spec *s = &m->spec;
     int32_t u = m->busy_unit[h];
     uint8_t *set = pl_alloc((size_t)s->nhosts + 1, 1);
     if (!set)
@@ -73,14 +75,16 @@ static pl_status add_busy(pl_jmodel *m, int32_t h)
 }
 
 /* Node rules, node filter and task pairs of job j. */
-static pl_status add_job(pl_jmodel *m, int32_t j)
+static pl_status add_job(pl_cview *m, int32_t j)
 {
-    const pl_jmodel_spec *s = &m->spec;
+    const pl_cview_spec *s = &m->spec;
     const pl_job *job = s->jobs[j];
     const int32_t u0 = m->first_unit[j], k = pl_job_task_count(job);
     uint8_t *set = NULL;
     pl_status st = PL_OK;
-    if (job->nnodes) {
+    int32_t nfilter;
+    pl_job_node_filter(job, &nfilter);
+    if (nfilter) {
         pl_vertex_info vi;
         if (!(set = pl_alloc((size_t)s->nhosts + 1, 1)))
             return PL_ENOMEM;
@@ -92,11 +96,13 @@ static pl_status add_job(pl_jmodel *m, int32_t j)
         m->unit_job[u0 + t] = j;
         m->unit_task[u0 + t] = t;
         st = pl_constraints_set_demand(m->c, u0 + t, 1, 0);
-        for (int64_t r = 0; r < job->nrules && !st; r++) {
-            const pl_job_rule *rule = &job->rules[r];
-            if (rule->task == PL_JOB_ALL_TASKS || rule->task == t)
-                st = rule->must_not ? pl_constraints_node_must_not(m->c, u0 + t, rule->key, rule->value)
-                                    : pl_constraints_node_must(m->c, u0 + t, rule->key, rule->value);
+        for (int32_t r = 0; r < pl_job_node_constraint_count(job) && !st; r++) {
+            pl_node_constraint rule;
+            if ((st = pl_job_node_constraint(job, r, &rule)))
+                break;
+            if (rule.task == PL_JOB_ALL_TASKS || rule.task == t)
+                st = rule.must_not ? pl_constraints_node_must_not(m->c, u0 + t, rule.key, rule.value)
+                                   : pl_constraints_node_must(m->c, u0 + t, rule.key, rule.value);
         }
         if (!st && set)
             st = pl_constraints_node_set(m->c, u0 + t, set, s->nhosts, "node filter");
@@ -104,18 +110,21 @@ static pl_status add_job(pl_jmodel *m, int32_t j)
             st = pl_constraints_colocate(m->c, u0, u0 + t);
     }
     free(set);
-    for (int64_t i = 0; i < job->ncoloc && !st; i++)
-        st = pl_constraints_colocate(m->c, u0 + job->coloc[i][0], u0 + job->coloc[i][1]);
-    for (int64_t i = 0; i < job->nanti && !st; i++)
-        st = pl_constraints_separate(m->c, u0 + job->anti[i][0], u0 + job->anti[i][1]);
+    int64_t ncoloc, nanti;
+    const int32_t(*coloc)[2] = pl_job_collocation_pairs(job, &ncoloc);
+    const int32_t(*anti)[2] = pl_job_anti_collocation_pairs(job, &nanti);
+    for (int64_t i = 0; i < ncoloc && !st; i++)
+        st = pl_constraints_colocate(m->c, u0 + coloc[i][0], u0 + coloc[i][1]);
+    for (int64_t i = 0; i < nanti && !st; i++)
+        st = pl_constraints_separate(m->c, u0 + anti[i][0], u0 + anti[i][1]);
     return st;
 }
 
 /* Job-to-job anti-affinity: every task of one apart from every task of the
  * other, and from the busy units of the hosts it must avoid. */
-static pl_status add_separations(pl_jmodel *m)
+static pl_status add_separations(pl_cview *m)
 {
-    const pl_jmodel_spec *s = &m->spec;
+    const pl_cview_spec *s = &m->spec;
     pl_status st = PL_OK;
     for (int32_t a = 0; a < s->njobs && !st; a++) {
         for (int32_t b = a + 1; b < s->njobs && !st; b++) {
@@ -135,14 +144,14 @@ static pl_status add_separations(pl_jmodel *m)
 
 /* The model's arrays per unit, per job (one more: first_unit ends with the
  * total) and per host. */
-static const pl_column unit_cols[] = {PL_COLUMN(pl_jmodel, unit_job), PL_COLUMN(pl_jmodel, unit_task)};
-static const pl_column job_cols[] = {PL_COLUMN(pl_jmodel, first_unit)};
-static const pl_column host_cols[] = {PL_COLUMN(pl_jmodel, busy_unit)};
+static const pl_column unit_cols[] = {PL_COLUMN(pl_cview, unit_job), PL_COLUMN(pl_cview, unit_task)};
+static const pl_column job_cols[] = {PL_COLUMN(pl_cview, first_unit)};
+static const pl_column host_cols[] = {PL_COLUMN(pl_cview, busy_unit)};
 
-pl_status pl_jmodel_build(const pl_jmodel_spec *spec, pl_jmodel **out)
+pl_status pl_cview_build(const pl_cview_spec *spec, pl_cview **out)
 {
     *out = NULL;
-    pl_jmodel *m = pl_alloc(1, sizeof *m);
+    pl_cview *m = pl_alloc(1, sizeof *m);
     if (!m)
         return PL_ENOMEM;
     m->spec = *spec;
@@ -166,10 +175,10 @@ pl_status pl_jmodel_build(const pl_jmodel_spec *spec, pl_jmodel **out)
         st = add_job(m, j);
     if (!st)
         st = add_separations(m);
-    return PL_HAND_OUT(st, m, pl_jmodel_free, out);
+    return PL_HAND_OUT(st, m, pl_cview_free, out);
 }
 
-void pl_jmodel_free(pl_jmodel *m)
+void pl_cview_free(pl_cview *m)
 {
     if (!m)
         return;
@@ -183,7 +192,7 @@ void pl_jmodel_free(pl_jmodel *m)
 
 /* ---- describing conflicts ---------------------------------------------------------------- */
 
-static void unit_name(const pl_jmodel *m, int32_t u, char *buf, size_t cap, size_t *len)
+static void unit_name(const pl_cview *m, int32_t u, char *buf, size_t cap, size_t *len)
 {
     int32_t j = m->unit_job[u];
     if (j < 0) {
@@ -198,7 +207,7 @@ static void unit_name(const pl_jmodel *m, int32_t u, char *buf, size_t cap, size
 }
 
 /* "tasks 0, 1, 2": the class's units, at most 8 named. */
-static int32_t class_members(const pl_jmodel *m, int32_t cls, char *buf, size_t cap, size_t *len)
+static int32_t class_members(const pl_cview *m, int32_t cls, char *buf, size_t cap, size_t *len)
 {
     int32_t n = 0;
     for (int32_t u = 0; u < m->nunits; u++) {
@@ -216,7 +225,7 @@ static int32_t class_members(const pl_jmodel *m, int32_t cls, char *buf, size_t 
 }
 
 /* The node constraints of the class's tasks, each once. */
-static void class_rules(const pl_jmodel *m, int32_t cls, char *buf, size_t cap, size_t *len)
+static void class_rules(const pl_cview *m, int32_t cls, char *buf, size_t cap, size_t *len)
 {
     const char *sep = "";
     for (int32_t j = 0; j < m->spec.njobs; j++) {
@@ -226,31 +235,34 @@ static void class_rules(const pl_jmodel *m, int32_t cls, char *buf, size_t cap, 
             in = pl_constraints_class_of(m->c, u) == cls;
         if (!in)
             continue;
-        for (int64_t r = 0; r < job->nrules; r++) {
-            const pl_job_rule *rule = &job->rules[r];
-            if (rule->task != PL_JOB_ALL_TASKS &&
-                pl_constraints_class_of(m->c, m->first_unit[j] + rule->task) != cls)
+        for (int32_t r = 0; r < pl_job_node_constraint_count(job); r++) {
+            pl_node_constraint rule;
+            if (pl_job_node_constraint(job, r, &rule) ||
+                (rule.task != PL_JOB_ALL_TASKS &&
+                 pl_constraints_class_of(m->c, m->first_unit[j] + rule.task) != cls))
                 continue;
             pl_appendf(buf, cap, len, "%s", sep);
-            if (rule->task == PL_JOB_ALL_TASKS)
+            if (rule.task == PL_JOB_ALL_TASKS)
                 pl_appendf(buf, cap, len, "%s%s", m->spec.njobs > 1 ? pl_job_name(job) : "job",
                         m->spec.njobs > 1 ? " (all tasks)" : "");
             else
-                pl_appendf(buf, cap, len, "task %d", rule->task);
-            pl_appendf(buf, cap, len, " %s %s=%s", rule->must_not ? "must-not" : "must", rule->key, rule->value);
+                pl_appendf(buf, cap, len, "task %d", rule.task);
+            pl_appendf(buf, cap, len, " %s %s=%s", rule.must_not ? "must-not" : "must", rule.key, rule.value);
             sep = "; ";
         }
-        if (job->nnodes) {
+        int32_t nfilter;
+        const char *const *filter = pl_job_node_filter(job, &nfilter);
+        if (nfilter) {
             pl_appendf(buf, cap, len, "%snode filter (", sep);
-            for (int32_t i = 0; i < job->nnodes; i++)
-                pl_appendf(buf, cap, len, "%s%s", i ? ", " : "", job->nodes[i]);
+            for (int32_t i = 0; i < nfilter; i++)
+                pl_appendf(buf, cap, len, "%s%s", i ? ", " : "", filter[i]);
             pl_appendf(buf, cap, len, ")");
             sep = "; ";
         }
     }
 }
 
-void pl_jmodel_describe(const pl_jmodel *m, const pl_conflict *f, char *buf, size_t cap)
+void pl_cview_describe(const pl_cview *m, const pl_conflict *f, char *buf, size_t cap)
 {
     size_t len = 0;
     if (cap)
@@ -295,19 +307,16 @@ void pl_jmodel_describe(const pl_jmodel *m, const pl_conflict *f, char *buf, siz
 
 /* ---- the policies' hosts and the one-job check ---------------------------------------------- */
 
-pl_status pl_jmodel_machines(const pl_topology *topo, int32_t **hosts, double **gpus, int32_t *n)
+pl_status pl_cview_machines(const pl_topology *topo, int32_t **hosts, double **gpus, int32_t *n)
 {
     *hosts = NULL;
     *gpus = NULL;
     *n = 0;
-    int32_t nm = 0;
-    pl_status st = pl_topology_descendants(topo, -1, PL_VK_MACHINE, NULL, 0, &nm);
-    int32_t *ms = st ? NULL : pl_alloc((size_t)nm + 1, sizeof *ms);
+    int32_t nm = 0, *ms = NULL;
+    pl_status st = pl_topo_list(topo, -1, PL_VK_MACHINE, &ms, &nm);
     double *g = st ? NULL : pl_alloc((size_t)nm + 1, sizeof *g);
-    if (!st && (!ms || !g))
+    if (!st && !g)
         st = PL_ENOMEM;
-    if (!st && nm)
-        st = pl_topology_descendants(topo, -1, PL_VK_MACHINE, ms, nm, &nm);
     int32_t k = 0;
     for (int32_t i = 0; i < nm && !st; i++) {
         int32_t count = 0;
@@ -328,7 +337,7 @@ pl_status pl_jmodel_machines(const pl_topology *topo, int32_t **hosts, double **
 }
 
 /* Map the model's conflict (classes over units) to the job's terms. */
-static pl_conflict in_task_terms(const pl_jmodel *m, const pl_conflict *f, const int32_t *task_class)
+static pl_conflict in_task_terms(const pl_cview *m, const pl_conflict *f, const int32_t *task_class)
 {
     pl_conflict r = *f;
     int32_t u0 = m->first_unit[0];
@@ -338,24 +347,24 @@ static pl_conflict in_task_terms(const pl_jmodel *m, const pl_conflict *f, const
     return r;
 }
 
-pl_status pl_jmodel_check_job(const pl_topology *topo, const int32_t *hosts, const double *slots,
-                              int32_t nhosts, const pl_job *job, int one_machine_flag, char *reason,
-                              size_t size, pl_conflict *conflicts, int32_t cap, int32_t *count)
+pl_status pl_cview_check_job(const pl_topology *topo, const int32_t *hosts, const double *slots,
+                             int32_t nhosts, const pl_job *job, int one_machine_flag, char *reason,
+                             size_t size, pl_conflict *conflicts, int32_t cap, int32_t *count)
 {
     uint8_t om = (uint8_t)(one_machine_flag != 0);
-    pl_jmodel_spec spec = {.topo = topo, .hosts = hosts, .slots = slots, .nhosts = nhosts,
-                           .jobs = &job, .njobs = 1, .one_machine = &om};
-    pl_jmodel *m;
+    pl_cview_spec spec = {.topo = topo, .hosts = hosts, .slots = slots, .nhosts = nhosts,
+                          .jobs = &job, .njobs = 1, .one_machine = &om};
+    pl_cview *m;
     if (count)
         *count = 0;
     if (size)
         reason[0] = '\0';
-    pl_status st = pl_jmodel_build(&spec, &m);
+    pl_status st = pl_cview_build(&spec, &m);
     if (st)
         return st;
     st = pl_constraints_resolve(m->c, m->nodes);
     if (st != PL_EINFEASIBLE) {
-        pl_jmodel_free(m);
+        pl_cview_free(m);
         return st;
     }
     /* The model's classes are the job's when its one-machine rule is the
@@ -364,7 +373,7 @@ pl_status pl_jmodel_check_job(const pl_topology *topo, const int32_t *hosts, con
     int32_t k = pl_job_task_count(job);
     int32_t *task_class = pl_alloc((size_t)k + 1, sizeof *task_class);
     if (!task_class) {
-        pl_jmodel_free(m);
+        pl_cview_free(m);
         return PL_ENOMEM;
     }
     for (int32_t t = 0; t < k; t++)
@@ -375,7 +384,7 @@ pl_status pl_jmodel_check_job(const pl_topology *topo, const int32_t *hosts, con
         pl_conflict f;
         char one[512];
         pl_constraints_conflict(m->c, i, &f);
-        pl_jmodel_describe(m, &f, one, sizeof one);
+        pl_cview_describe(m, &f, one, sizeof one);
         pl_appendf(reason, size, &len, "%s%s", i ? "; " : "", one);
         if (conflicts && i < cap)
             conflicts[i] = in_task_terms(m, &f, task_class);
@@ -383,26 +392,6 @@ pl_status pl_jmodel_check_job(const pl_topology *topo, const int32_t *hosts, con
     if (count)
         *count = nc;
     free(task_class);
-    pl_jmodel_free(m);
+    pl_cview_free(m);
     return pl_err(PL_EINFEASIBLE, "job \"%s\": %s", pl_job_name(job), size ? reason : "constraint conflicts");
-}
-
-pl_status pl_job_check_constraints(const pl_job *job, const pl_topology *topo, pl_conflict *conflicts,
-                                   int32_t cap, int32_t *count)
-{
-    if (count)
-        *count = 0;
-    if (!job || !topo || cap < 0)
-        return pl_err(PL_EINVAL, "pl_job_check_constraints: NULL job or topology, or negative cap");
-    int32_t *hosts, n;
-    double *gpus;
-    pl_status st = pl_jmodel_machines(topo, &hosts, &gpus, &n);
-    if (st)
-        return st;
-    char reason[2048];
-    st = pl_jmodel_check_job(topo, hosts, gpus, n, job, pl_job_single_node(job), reason, sizeof reason,
-                             conflicts, cap, count);
-    free(hosts);
-    free(gpus);
-    return st;
 }
