@@ -153,7 +153,8 @@ typedef struct pl_decision_info {
     const char *reason;      /**< Why it was not placed (empty when placed). */
     const int32_t *hosts;    /**< Where entry i runs, [ngpus] (placed only): its GPU vertex for a GPU task
                                   (whole or fractional: the same as gpus[i]), its package vertex for a
-                                  CPU-only task (gpus[i] is -1). For a job of GPU tasks only it equals
+                                  CPU-only task (gpus[i] is -1), or its machine vertex when the machine
+                                  models no package. For a job of GPU tasks only it equals
                                   gpus. pl_decision_get() always fills it for a placed job; to
                                   pl_decision_set() NULL means "the same as gpus" (every gpus[i] a GPU). */
     const int32_t *storage;  /**< [ngpus] (placed only): the storage vertex (::PL_VK_STORAGE) holding the
@@ -186,7 +187,12 @@ typedef struct pl_policy_opts {
                                           ::pl_two_level_opts for "two-level", a ::pl_gpu_qos_opts for "gpu-qos",
                                           each set up by its init function. Those policies refuse a struct of
                                           another kind (::PL_EINVAL); the other policies ignore the field. */
-    uint64_t reserved[4];      /**< Room for members added later without changing the size (ABI): zero, unused. */
+    double now;                      /**< The caller's clock, seconds (default 0), in the time base of the jobs'
+                                          arrivals: policies with deadlines (the NVMe composition rules) check
+                                          now + a predicted run time against a job's arrival + SLO. The
+                                          simulator sets it to the round's time. Taken from the reserved tail
+                                          (the size is unchanged). */
+    uint64_t reserved[3];      /**< Room for members added later without changing the size (ABI): zero, unused. */
 } pl_policy_opts;
 
 /** \brief Defaults for every field (see each). */

@@ -141,7 +141,8 @@ pl_status pl_sched_commit_gpus(pl_sched *s, const char *id, const pl_job *job, c
 /**
  * \brief Commit \p job under \p id on hosts the caller chose: entry t
  *        (pl_decision_info's entries) on \p hosts[t], a GPU for a GPU or fractional task, a package for a
- *        CPU-only task (pl_decision_info::hosts; placement/policy.h says what
+ *        CPU-only task, or its machine when the machine models no package (its cores, bandwidth and
+ *        memory are then the machine's own) (pl_decision_info::hosts; placement/policy.h says what
  *        each takes).
  * \return as pl_sched_commit_gpus().
  */

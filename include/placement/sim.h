@@ -128,7 +128,9 @@ typedef void (*pl_sim_progress_fn)(void *data, int32_t settled, int32_t total, d
 /** Options of a run; initialise with pl_sim_opts_init(). */
 typedef struct pl_sim_opts {
     pl_policy_opts policy;   /**< Policy name, utility, profiles (NULL: built in), seed. */
-    double interval;         /**< Seconds between scheduling rounds (default 1; > 0, <= ::PL_SIM_MAX_SECONDS). */
+    double interval;         /**< Seconds between scheduling rounds (default 1; >= 0, <= ::PL_SIM_MAX_SECONDS).
+                                  0: a round at the time of the events that ask for one (after every event of
+                                  that time), and no idle rounds (pl_policy_ops::idle_rounds). */
     pl_sim_runtime runtime;  /**< Default ::PL_SIM_RUNTIME_PROGRESS. */
     /* Appended after the first release. Arrays are borrowed: they must
      * outlive the simulator (pl_sim_create() does not copy them). */

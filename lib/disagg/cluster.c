@@ -47,6 +47,42 @@ void pl_disagg_cluster_free(pl_disagg_cluster *c)
     free(c);
 }
 
+/* A what-if copy: a policy decides several workloads of one round on it
+ * (each decision sees the ones before) and the live cluster stays as it is. */
+pl_status pl_disagg_cluster_copy(const pl_disagg_cluster *c, pl_disagg_cluster **out)
+{
+    if (!c || !out)
+        return pl_err(PL_EINVAL, "pl_disagg_cluster_copy: NULL argument");
+    pl_disagg_cluster *d = NULL;
+    pl_status st = pl_disagg_cluster_create(&d);
+    if (st)
+        return st;
+    *d = *c;
+    d->nodes = NULL;
+    d->nvme = NULL;
+    d->comps = NULL;
+    d->gpus = NULL;
+    d->places = NULL;
+    const int64_t rows[] = {c->nnodes, c->nnvme, c->ncomps, c->ngpus, c->nplaces - c->place0};
+    for (size_t k = 0; k < PL_NCOLUMNS(owned_cols) && !st; k++)
+        st = pl_columns_copy(d, c, &owned_cols[k], 1, rows[k]);
+    d->cap_nodes = c->nnodes;
+    d->cap_nvme = c->nnvme;
+    d->cap_comps = c->ncomps;
+    d->cap_gpus = c->ngpus;
+    d->cap_places = c->nplaces - c->place0;
+    return PL_HAND_OUT(st, d, pl_disagg_cluster_free, out);
+}
+
+void pl_disagg_running_demand(const pl_disagg_cluster *c, double *bw, double *cap)
+{
+    for (int64_t i = c ? c->place0 : 0; c && i < c->nplaces; i++)
+        if (dg_place_at(c, i)->alive) {
+            *bw += (double)dg_place_at(c, i)->w.nvme_bw_bytes_per_s;
+            *cap += (double)dg_place_at(c, i)->w.nvme_cap_bytes;
+        }
+}
+
 pl_status pl_disagg_cluster_thesis(int with_gpu, pl_disagg_cluster **out)
 {
     pl_disagg_cluster *c = NULL;
@@ -213,9 +249,11 @@ pl_status pl_disagg_nvme_composition(const pl_disagg_cluster *c, int32_t dev, in
 double dg_comp_end(const pl_disagg_cluster *c, int32_t comp)
 {
     double end = 0;
-    for (int64_t i = 0; i < c->nplaces; i++)
-        if (c->places[i].alive && c->places[i].comp == comp && c->places[i].end > end)
-            end = c->places[i].end;
+    for (int64_t i = c->place0; i < c->nplaces; i++) {
+        const dg_place *p = dg_place_at(c, i);
+        if (p->alive && p->comp == comp && p->end > end)
+            end = p->end;
+    }
     return end;
 }
 
@@ -253,9 +291,9 @@ pl_status pl_disagg_gpu_state(const pl_disagg_cluster *c, int32_t gpu, int32_t *
 pl_status pl_disagg_placement(const pl_disagg_cluster *c, int32_t id, int32_t *node,
                               int32_t *comp, int32_t *gpu, int32_t *vgpu, double *end_s)
 {
-    if (!c || id < 0 || id >= c->nplaces || !c->places[id].alive)
+    if (!c || !dg_place_alive(c, id))
         return pl_err(PL_EINVAL, "pl_disagg_placement: placement %d is not running", (int)id);
-    const dg_place *p = &c->places[id];
+    const dg_place *p = dg_place_at(c, id);
     if (node)
         *node = p->node;
     if (comp)
@@ -391,6 +429,18 @@ static pl_status new_comp(pl_disagg_cluster *c, const pl_disagg_decision *d, int
     return PL_OK;
 }
 
+/* Forget the finished placements before the first running one. */
+static void drop_finished(pl_disagg_cluster *c)
+{
+    int64_t k = 0, n = c->nplaces - c->place0;
+    while (k < n && !c->places[k].alive)
+        k++;
+    if (k == 0)
+        return;
+    memmove(c->places, c->places + k, (size_t)(n - k) * sizeof *c->places);
+    c->place0 += k;
+}
+
 pl_status pl_disagg_apply(pl_disagg_cluster *c, const pl_disagg_workload *w,
                           const pl_disagg_decision *d, double now_s, int32_t *id)
 {
@@ -419,7 +469,8 @@ pl_status pl_disagg_apply(pl_disagg_cluster *c, const pl_disagg_workload *w,
     if (corun > 0)
         t = dg_gpu_time(w, corun);
     /* Allocate everything that can fail before changing any state. */
-    if (pl_grow((void **)&c->places, &c->cap_places, c->nplaces + 1, sizeof *c->places) != PL_OK ||
+    drop_finished(c);
+    if (pl_grow((void **)&c->places, &c->cap_places, c->nplaces - c->place0 + 1, sizeof *c->places) != PL_OK ||
         (d->n_new_devices > 0 &&
          pl_grow((void **)&c->comps, &c->cap_comps, c->ncomps + 1, sizeof *c->comps) != PL_OK))
         return PL_ENOMEM;
@@ -442,7 +493,7 @@ pl_status pl_disagg_apply(pl_disagg_cluster *c, const pl_disagg_workload *w,
     }
     nd->free_cores -= w->cores;
     nd->free_mem -= w->mem_bytes;
-    c->places[pid] = (dg_place){1, *w, d->node, comp, corun > 0 ? d->gpu : -1,
+    *dg_place_at(c, pid) = (dg_place){1, *w, d->node, comp, corun > 0 ? d->gpu : -1,
                                 corun > 0 ? d->vgpu : -1, now_s, now_s + t, 1.0, t, now_s};
     c->nplaces++;
     if (comp >= 0 && c->opts.reshare)
@@ -456,9 +507,9 @@ pl_status pl_disagg_apply(pl_disagg_cluster *c, const pl_disagg_workload *w,
 
 pl_status pl_disagg_release(pl_disagg_cluster *c, int32_t id)
 {
-    if (!c || id < 0 || id >= c->nplaces || !c->places[id].alive)
+    if (!c || !dg_place_alive(c, id))
         return pl_err(PL_EINVAL, "pl_disagg_release: placement %d is not running", (int)id);
-    dg_place *p = &c->places[id];
+    dg_place *p = dg_place_at(c, id);
     c->nodes[p->node].free_cores += p->w.cores;
     c->nodes[p->node].free_mem += p->w.mem_bytes;
     if (p->comp >= 0) {
@@ -486,7 +537,7 @@ pl_status pl_disagg_release_at(pl_disagg_cluster *c, int32_t id, double now_s)
     pl_status st = pl_disagg_release(c, id);
     if (st != PL_OK)
         return st;
-    int32_t comp = c->places[id].comp, gpu = c->places[id].gpu;
+    int32_t comp = dg_place_at(c, id)->comp, gpu = dg_place_at(c, id)->gpu;
     if (comp >= 0 && c->opts.reshare)
         dg_reshare(c, comp, now_s);
     if (gpu >= 0 && c->opts.reshare)

@@ -56,9 +56,23 @@ struct pl_disagg_cluster {
     int64_t ncomps, cap_comps;
     dg_gpu *gpus;
     int64_t ngpus, cap_gpus;
+    /* Placement ids are never reused: nplaces is the next one; places[]
+     * holds ids place0 .. nplaces - 1, the finished ones before place0
+     * dropped (so that a copy per scheduling round stays small). */
     dg_place *places;
-    int64_t nplaces, cap_places;
+    int64_t nplaces, cap_places, place0;
 };
+
+static inline dg_place *dg_place_at(const pl_disagg_cluster *c, int64_t id)
+{
+    return &c->places[id - c->place0];
+}
+
+/* Placement id is running. */
+static inline int dg_place_alive(const pl_disagg_cluster *c, int64_t id)
+{
+    return id >= c->place0 && id < c->nplaces && dg_place_at(c, id)->alive;
+}
 
 /* Checks of a workload shared by decide and apply (sets the error). */
 PL_INTERNAL pl_status dg_check_workload(const pl_disagg_workload *w, const char *fn);

@@ -33,8 +33,8 @@ void dg_reshare(pl_disagg_cluster *c, int32_t comp, double now)
     const dg_comp *m = &c->comps[comp];
     if (!m->alive)
         return;
-    for (int64_t i = 0; i < c->nplaces; i++) {
-        dg_place *p = &c->places[i];
+    for (int64_t i = c->place0; i < c->nplaces; i++) {
+        dg_place *p = dg_place_at(c, i);
         if (!p->alive || p->comp != comp)
             continue;
         double t = p->run_time;
@@ -49,8 +49,8 @@ void dg_reshare(pl_disagg_cluster *c, int32_t comp, double now)
 void dg_reshare_gpu(pl_disagg_cluster *c, int32_t gpu, double now)
 {
     int32_t busy = c->gpus[gpu].busy;
-    for (int64_t i = 0; i < c->nplaces; i++) {
-        dg_place *p = &c->places[i];
+    for (int64_t i = c->place0; i < c->nplaces; i++) {
+        dg_place *p = dg_place_at(c, i);
         if (p->alive && p->gpu == gpu)
             retime(p, now, dg_gpu_time(&p->w, busy));
     }

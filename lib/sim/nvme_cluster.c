@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <placement/nvme_sim.h>
 #include "internal/core.h"
+#include "internal/topology_internal.h"
 
 /* One device vertex under `parent` with its capacities. */
 static pl_status add_device(pl_topology *t, pl_vertex_kind kind, int32_t parent, int32_t os,
@@ -67,21 +68,39 @@ pl_status pl_nvme_sim_topology(const pl_nvme_sim_opts *o, pl_topology **out)
     return PL_HAND_OUT(st, t, pl_topology_free, out);
 }
 
-/* A copy of t whose GPUs are all unsplittable. */
-static pl_status unsplit_copy(const pl_topology *t, pl_topology **out)
+/* Every GPU of t: unsplittable (its split attribute "1") when unsplit, and
+ * held by up to PL_DISAGG_MAX_VGPU jobs when for_sim (the simulator's
+ * holders of its vGPUs). */
+static pl_status set_gpus(pl_topology *t, int unsplit, int for_sim)
 {
-    pl_topology *u = NULL;
-    int32_t n = 0;
-    pl_status st = pl_topology_copy(t, &u);
-    if (st == PL_OK)
-        st = pl_topology_descendants(u, -1, PL_VK_GPU, NULL, 0, &n);
-    int32_t *g = st == PL_OK && n > 0 ? pl_alloc((size_t)n, sizeof *g) : NULL;
-    if (st == PL_OK && n > 0)
-        st = g ? pl_topology_descendants(u, -1, PL_VK_GPU, g, n, &n) : PL_ENOMEM;
-    for (int32_t i = 0; st == PL_OK && i < n; i++)
-        st = pl_topology_set_attr(u, g[i], PL_DISAGG_VGPU_SPLITS_ATTR, "1");
+    int32_t *g = NULL, n = 0;
+    pl_status st = pl_topo_list(t, -1, PL_VK_GPU, &g, &n);
+    for (int32_t i = 0; st == PL_OK && i < n; i++) {
+        if (unsplit)
+            st = pl_topology_set_attr(t, g[i], PL_DISAGG_VGPU_SPLITS_ATTR, "1");
+        if (st == PL_OK && for_sim)
+            st = pl_topology_set_capacity(t, g[i], PL_RES_UNITS, PL_DISAGG_MAX_VGPU);
+    }
     free(g);
-    return PL_HAND_OUT(st, u, pl_topology_free, out);
+    return st;
+}
+
+/* The run's topology: built from o, or a copy of o->cluster (unsplittable
+ * GPUs when gpu_split is 0). */
+static pl_status run_topology(const pl_nvme_sim_opts *o, int for_sim, pl_topology **out)
+{
+    pl_topology *t = NULL;
+    pl_status st = o->cluster ? pl_topology_copy(o->cluster, &t) : pl_nvme_sim_topology(o, &t);
+    if (st == PL_OK)
+        st = set_gpus(t, o->cluster && !o->gpu_split, for_sim);
+    return PL_HAND_OUT(st, t, pl_topology_free, out);
+}
+
+pl_status pl_nvme_sim_sim_topology(const pl_nvme_sim_opts *o, pl_topology **out)
+{
+    if (!o || !out)
+        return pl_err(PL_EINVAL, "pl_nvme_sim_sim_topology: NULL argument");
+    return run_topology(o, 1, out);
 }
 
 pl_status pl_nvme_sim_cluster(const pl_nvme_sim_opts *o, pl_disagg_cluster **out)
@@ -90,10 +109,8 @@ pl_status pl_nvme_sim_cluster(const pl_nvme_sim_opts *o, pl_disagg_cluster **out
         return pl_err(PL_EINVAL, "pl_nvme_sim_cluster: NULL argument");
     pl_topology *own = NULL;
     pl_status st = PL_OK;
-    if (!o->cluster)
-        st = pl_nvme_sim_topology(o, &own);
-    else if (!o->gpu_split)
-        st = unsplit_copy(o->cluster, &own);
+    if (!o->cluster || !o->gpu_split)
+        st = run_topology(o, 0, &own);
     pl_disagg_cluster *c = NULL;
     if (st == PL_OK)
         st = pl_disagg_cluster_from_topology(own ? own : o->cluster, &c);

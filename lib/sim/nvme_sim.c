@@ -7,6 +7,9 @@
 #include <placement/nvme_sim.h>
 #include "sim_impl.h"
 #include "internal/columns.h"
+#include "internal/nvme_rules.h"
+#include "fabric.h"
+#include <stdio.h>
 
 struct pl_nvme_sim_result {
     int32_t n;
@@ -181,37 +184,6 @@ pl_status pl_nvme_sim_generate(const pl_nvme_sim_opts *o, pl_disagg_workload **j
 
 /* ---- the run --------------------------------------------------------------- */
 
-typedef struct run_state {
-    const pl_nvme_sim_opts *o;
-    pl_disagg_cluster *c;
-    pl_disagg_totals tot;    /* of c when it is built */
-    pl_disagg_policy policy;
-    pl_disagg_workload *w;
-    pl_nvme_sim_record *rec;
-    int32_t n;
-    int32_t *placement;      /* disagg placement id per job */
-    uint64_t *ver;           /* per job: finish events of another version are stale */
-    double *end;             /* per job: the end its live finish event carries */
-    int32_t *queue;          /* queued jobs in EDF order */
-    int32_t nqueue;
-    pl_sim_heap heap;
-    /* per composition id (never reused): devices, live sharers, workloads hosted */
-    int32_t *comp_size, *comp_live, *comp_hosted;
-    double *comp_t0;         /* creation time */
-    int64_t comp_cap;
-    int32_t ncomp;
-    /* demands of arrived unfinished jobs (Eq. 4.4's load factors) */
-    double lf_cores, lf_bw, lf_cap;
-    /* reservations of running jobs, and composed devices */
-    double run_cores, run_bw, run_cap, composed;
-    double live_comps, comp_sharers; /* live compositions, workloads running on them */
-    double last_t, first_t;
-    int windowed;            /* 0: the window is the whole run */
-    double win0, win1;
-    double area_cores, area_bw, area_cap, area_dev, area_comps, area_sharers;
-    int32_t maxcomp, minfrag;
-} run_state;
-
 static int job_type(const pl_disagg_workload *w)
 {
     int nvme = w->nvme_bw_bytes_per_s > 0 || w->nvme_cap_bytes > 0;
@@ -223,302 +195,118 @@ static int job_type(const pl_disagg_workload *w)
     return (w->model == PL_DISAGG_MODEL_SMUFIN || w->model == PL_DISAGG_MODEL_FIO) ? 0 : 1;
 }
 
-/* EDF key, the order pl_disagg_edf_order() uses: deadline, arrival, index. */
-static int edf_before(const run_state *s, int32_t a, int32_t b)
+/* An SLO that brings arrival + SLO back to the deadline exactly. */
+static double slo_of(const pl_disagg_workload *w)
 {
-    if (s->w[a].deadline_s != s->w[b].deadline_s)
-        return s->w[a].deadline_s < s->w[b].deadline_s;
-    if (s->w[a].arrival_s != s->w[b].arrival_s)
-        return s->w[a].arrival_s < s->w[b].arrival_s;
-    return a < b;
+    if (!isfinite(w->deadline_s))
+        return 0;
+    double slo = w->deadline_s - w->arrival_s;
+    while (w->arrival_s + slo < w->deadline_s)
+        slo = nextafter(slo, INFINITY);
+    while (w->arrival_s + slo > w->deadline_s)
+        slo = nextafter(slo, -INFINITY);
+    return slo;
 }
 
-static void enqueue(run_state *s, int32_t j)
+static const char *type_name(const pl_disagg_workload *w)
 {
-    int32_t i = s->nqueue++;
-    while (i > 0 && edf_before(s, j, s->queue[i - 1])) {
-        s->queue[i] = s->queue[i - 1];
-        i--;
-    }
-    s->queue[i] = j;
+    return w->model == PL_DISAGG_MODEL_SMUFIN ? PL_NVME_TYPE_SMUFIN
+           : w->model == PL_DISAGG_MODEL_FIO  ? PL_NVME_TYPE_FIO
+           : w->model == PL_DISAGG_MODEL_YOLO ? PL_NVME_TYPE_YOLO
+           : w->nvme_bw_bytes_per_s > 0 || w->nvme_cap_bytes > 0 ? "capacity"
+                                                                 : "compute";
 }
 
-static void advance_clock(run_state *s, double t)
+/* A vGPU workload's share of a GPU the size of tot's mean one, in
+ * thousandths (what Kubernetes GPU sharing would ask; the rules read its
+ * bandwidth and memory). */
+static int64_t gpu_share(const pl_disagg_workload *w, const pl_disagg_totals *tot)
 {
-    double a = s->last_t, b = t;
-    if (s->windowed) {
-        a = fmax(a, s->win0);
-        b = fmin(b, s->win1);
-    }
-    double dt = b > a ? b - a : 0;
-    s->area_cores += dt * s->run_cores;
-    s->area_bw += dt * s->run_bw;
-    s->area_cap += dt * s->run_cap;
-    s->area_dev += dt * s->composed;
-    s->area_comps += dt * s->live_comps;
-    s->area_sharers += dt * s->comp_sharers;
-    s->last_t = t;
+    if (!(w->gpu_bw_bytes_per_s > 0 || w->gpu_mem_bytes > 0) || tot->gpus < 1)
+        return 0;
+    double bw = (double)w->gpu_bw_bytes_per_s * tot->gpus / (double)tot->gpu_bw_bytes_per_s;
+    double mem = (double)w->gpu_mem_bytes * tot->gpus / (double)tot->gpu_mem_bytes;
+    double milli = ceil(1000 * fmax(bw, mem));
+    return milli < 1 ? 1 : milli > 999 ? 999 : (int64_t)milli;
 }
 
-static int in_window(const run_state *s, double t)
+/* The workloads as jobs of one task: what the NVMe rules read back
+ * (pl_nvme_job_workload()), and EDF as the queue's priority. */
+static pl_status to_jobs(const pl_disagg_workload *w, int32_t n, const pl_disagg_totals *tot, pl_jobset **out,
+                         double **prio)
 {
-    return !s->windowed || (t >= s->win0 && t <= s->win1);
-}
-
-static pl_status note_composition(run_state *s, int32_t comp, int32_t size)
-{
-    if (comp >= s->ncomp) {
-        int64_t cap = s->comp_cap;
-        pl_status st = pl_grow((void **)&s->comp_size, &cap, comp + 1, sizeof *s->comp_size);
-        if (!st) {
-            cap = s->comp_cap;
-            st = pl_grow((void **)&s->comp_live, &cap, comp + 1, sizeof *s->comp_live);
+    pl_jobset *set = NULL;
+    pl_status st = pl_jobset_create(&set);
+    if (!st && !(*prio = pl_alloc((size_t)n + 1, sizeof **prio)))
+        st = PL_ENOMEM;
+    for (int32_t j = 0; j < n && !st; j++) {
+        char name[24];
+        snprintf(name, sizeof name, "w%d", (int)j);
+        pl_job *job = NULL;
+        pl_task_demand d = {.cores = w[j].cores, .memory = w[j].mem_bytes,
+                            .storage_bw = w[j].nvme_bw_bytes_per_s, .storage_bytes = w[j].nvme_cap_bytes,
+                            .gpu_milli = gpu_share(&w[j], tot), .bandwidth = w[j].gpu_bw_bytes_per_s,
+                            .gpu_memory = w[j].gpu_mem_bytes};
+        if ((st = pl_job_create(name, &job)))
+            break;
+        double slo = slo_of(&w[j]);
+        if ((st = pl_job_add_task(job, &d, NULL)) ||
+            (st = pl_job_set_workload(job, type_name(&w[j]), w[j].high_priority ? PL_NVME_SIZE_HIGH : "regular")) ||
+            (st = pl_job_set_duration(job, w[j].base_time_s)) || (st = pl_job_set_arrival(job, w[j].arrival_s)) ||
+            (slo > 0 && (st = pl_job_set_slo(job, slo)))) {
+            pl_job_free(job);
+            break;
         }
-        if (!st) {
-            cap = s->comp_cap;
-            st = pl_grow((void **)&s->comp_hosted, &cap, comp + 1, sizeof *s->comp_hosted);
-        }
-        if (!st) {
-            cap = s->comp_cap;
-            st = pl_grow((void **)&s->comp_t0, &cap, comp + 1, sizeof *s->comp_t0);
-        }
-        if (st)
-            return st;
-        s->comp_cap = cap;
-        for (int32_t k = s->ncomp; k <= comp; k++) {
-            s->comp_size[k] = s->comp_live[k] = s->comp_hosted[k] = 0;
-            s->comp_t0[k] = -1;
-        }
-        s->ncomp = comp + 1;
+        st = pl_jobset_add(set, job, NULL);
+        /* Earliest deadline first: ties by arrival, then index, as pl_sim orders them. */
+        (*prio)[j] = -w[j].deadline_s;
     }
-    if (s->comp_live[comp] == 0) {
-        s->composed += size;
-        s->live_comps++;
-    }
-    s->comp_sharers++;
-    if (s->comp_hosted[comp] == 0)
-        s->comp_t0[comp] = s->last_t;
-    s->comp_size[comp] = size;
-    s->comp_live[comp]++;
-    s->comp_hosted[comp]++;
-    return PL_OK;
+    return PL_HAND_OUT(st, set, pl_jobset_free, out);
 }
 
-/* A sharing set changed (a composition's sharers or a GPU's busy vGPUs):
- * the disagg module moved the ends of the workloads concerned
- * (opts.reshare); replace the finish event of each running one that moved.
- * `skip` is the job just started (-1 for none). */
-static pl_status reschedule_sharers(run_state *s, int32_t skip)
+/* The run as pl_sim's event loop runs it: rounds at the events' times, the
+ * NVMe rule as the policy, the fabric as the runtime model. */
+static pl_status run_sim(const pl_nvme_sim_opts *o, pl_sim_fabric *f, pl_disagg_policy policy)
 {
-    if (s->o->static_sharing)
-        return PL_OK;
-    for (int32_t j = 0; j < s->n; j++) {
-        const pl_nvme_sim_record *r = &s->rec[j];
-        if (j == skip || (r->composition < 0 && r->type != 3) || r->start_s < 0 ||
-            r->finish_s >= 0)
-            continue;
-        double end;
-        if (pl_disagg_placement(s->c, s->placement[j], NULL, NULL, NULL, NULL, &end))
-            return pl_err(PL_EINTERNAL, "NVMe simulation: workload %d lost its placement", (int)j);
-        if (end == s->end[j])
-            continue;
-        s->end[j] = end;
-        pl_status st = pl_sim_heap_push(&s->heap, end, PL_SIM_EV_FINISH, j, ++s->ver[j]);
-        if (st)
-            return st;
+    pl_topology *own = NULL;
+    pl_jobset *set = NULL;
+    double *prio = NULL;
+    pl_sim *sim = NULL;
+    pl_sim_result *res = NULL;
+    pl_profile_set *none = NULL; /* no job here is timed by a profile */
+    pl_nvme_choice *choices = pl_alloc((size_t)f->n + 1, sizeof *choices);
+    pl_status st = choices ? pl_profile_set_create(&none) : PL_ENOMEM;
+    if (!st)
+        st = pl_nvme_sim_sim_topology(o, &own);
+    if (!st)
+        st = to_jobs(f->w, f->n, &f->tot, &set, &prio);
+    const pl_policy_ops *ops = pl_nvme_rule_ops(policy);
+    pl_nvme_rule_opts ro;
+    pl_nvme_rule_opts_init(&ro);
+    ro.live = f->c;
+    ro.choices = choices;
+    ro.cap = f->n;
+    pl_sim_opts so;
+    pl_sim_opts_init(&so);
+    so.interval = 0;
+    so.job_priority = prio;
+    so.policy.policy = ops ? ops->name : NULL;
+    so.policy.policy_opts = &ro;
+    so.policy.profiles = none;
+    if (!st)
+        st = pl_sim_create(own, set, &so, &sim);
+    if (!st) {
+        pl_sim_use_fabric(sim, ops, f, choices);
+        st = pl_sim_run(sim, &res);
     }
-    return PL_OK;
-}
-
-static pl_status start_job(run_state *s, int32_t j, const pl_disagg_decision *d, double now)
-{
-    const pl_disagg_workload *w = &s->w[j];
-    pl_status st;
-    int32_t id;
-    if (pl_disagg_apply(s->c, w, d, now, &id))
-        return pl_err(PL_EINTERNAL, "NVMe simulation: the disagg module refused its own decision "
-                                    "for workload %d: %s",
-                      (int)j, pl_last_error());
-    int32_t node, comp;
-    double end;
-    pl_disagg_placement(s->c, id, &node, &comp, NULL, NULL, &end);
-    pl_nvme_sim_record *r = &s->rec[j];
-    r->start_s = now;
-    r->node = node;
-    r->composition = comp;
-    r->decided_by = d->policy;
-    if (d->policy == PL_DISAGG_MAX_COMPOSITION)
-        s->maxcomp++;
-    else if (d->policy == PL_DISAGG_MIN_FRAGMENTATION)
-        s->minfrag++;
-    if (comp >= 0) {
-        pl_disagg_composition_info info;
-        pl_disagg_composition(s->c, comp, &info);
-        r->comp_size = info.n_devices;
-        r->sharers = info.sharers;
-        if ((st = note_composition(s, comp, info.n_devices)))
-            return st;
-    }
-    s->placement[j] = id;
-    s->run_cores += w->cores;
-    s->run_bw += (double)w->nvme_bw_bytes_per_s;
-    s->run_cap += (double)w->nvme_cap_bytes;
-    s->end[j] = end;
-    if ((st = pl_sim_heap_push(&s->heap, end, PL_SIM_EV_FINISH, j, ++s->ver[j])))
-        return st;
-    return comp >= 0 || r->type == 3 ? reschedule_sharers(s, j) : PL_OK;
-}
-
-static pl_status finish_job(run_state *s, int32_t j, double now)
-{
-    const pl_disagg_workload *w = &s->w[j];
-    pl_nvme_sim_record *r = &s->rec[j];
-    pl_disagg_release_at(s->c, s->placement[j], now);
-    r->finish_s = now;
-    r->missed = now > w->deadline_s;
-    s->run_cores -= w->cores;
-    s->run_bw -= (double)w->nvme_bw_bytes_per_s;
-    s->run_cap -= (double)w->nvme_cap_bytes;
-    s->lf_cores -= w->cores;
-    s->lf_bw -= (double)w->nvme_bw_bytes_per_s;
-    s->lf_cap -= (double)w->nvme_cap_bytes;
-    if (r->composition >= 0) {
-        s->comp_sharers--;
-        if (--s->comp_live[r->composition] == 0) {
-            s->composed -= s->comp_size[r->composition];
-            s->live_comps--;
-        }
-    }
-    return r->composition >= 0 || r->type == 3 ? reschedule_sharers(s, -1) : PL_OK;
-}
-
-/* Try every queued job in EDF order; one that does not fit waits. */
-static pl_status schedule(run_state *s, double now)
-{
-    double tot_bw = (double)s->tot.nvme_bw_bytes_per_s;
-    double tot_cap = (double)s->tot.nvme_cap_bytes;
-    double lf_bw = tot_bw > 0 ? s->lf_bw / tot_bw : 0;
-    double lf_cap = tot_cap > 0 ? s->lf_cap / tot_cap : 0;
-    int32_t kept = 0;
-    for (int32_t q = 0; q < s->nqueue; q++) {
-        int32_t j = s->queue[q];
-        pl_disagg_decision d;
-        pl_status st = pl_disagg_decide(s->c, s->policy, &s->w[j], now,
-                                        lf_bw, lf_cap, &d);
-        if (st)
-            return st;
-        if (d.placed) {
-            if ((st = start_job(s, j, &d, now)))
-                return st;
-        } else {
-            s->queue[kept++] = j;
-        }
-    }
-    s->nqueue = kept;
-    return PL_OK;
-}
-
-static void summarise(run_state *s, pl_nvme_sim_summary *sum)
-{
-    memset(sum, 0, sizeof *sum);
-    sum->jobs = s->n;
-    if (!s->windowed) {
-        s->win0 = s->first_t;
-        s->win1 = s->last_t;
-    }
-    sum->window_start_s = s->win0;
-    sum->window_end_s = s->win1;
-    sum->window_reached = s->windowed;
-    int32_t missed = 0, missed_high = 0, ran = 0, counted = 0;
-    double wait = 0;
-    for (int32_t j = 0; j < s->n; j++) {
-        const pl_nvme_sim_record *r = &s->rec[j];
-        if (r->finish_s >= 0)
-            sum->done++;
-        else
-            sum->unfinished++;
-        if (!in_window(s, r->arrival_s))
-            continue;
-        counted++;
-        if (r->finish_s >= 0) {
-            ran++;
-            wait += r->start_s - r->arrival_s;
-        }
-        missed += r->missed;
-        missed_high += r->missed && r->high_priority;
-    }
-    sum->window_jobs = counted;
-    sum->missed_pct = counted ? 100.0 * missed / counted : 0;
-    sum->missed_high_pct = counted ? 100.0 * missed_high / counted : 0;
-    sum->mean_wait_s = ran ? wait / ran : 0;
-    double size = 0, hosted = 0;
-    for (int32_t k = 0; k < s->ncomp; k++) {
-        if (s->comp_hosted[k] == 0 || !in_window(s, s->comp_t0[k]))
-            continue;
-        sum->compositions++;
-        size += s->comp_size[k];
-        hosted += s->comp_hosted[k];
-    }
-    sum->mean_comp_size = sum->compositions ? size / sum->compositions : 0;
-    sum->mean_hosted = sum->compositions ? hosted / sum->compositions : 0;
-    sum->mean_sharing = s->area_comps > 0 ? s->area_sharers / s->area_comps : 0;
-    double span = s->win1 - s->win0;
-    if (span > 0) {
-        double dev = (double)s->tot.nvme;
-        sum->cpu_util_pct = 100.0 * s->area_cores / (span * (double)s->tot.cores);
-        if (dev > 0) {
-            sum->nvme_usage_pct = 100.0 * s->area_dev / (span * dev);
-            sum->bw_util_pct = 100.0 * s->area_bw / (span * (double)s->tot.nvme_bw_bytes_per_s);
-            sum->cap_util_pct = 100.0 * s->area_cap / (span * (double)s->tot.nvme_cap_bytes);
-        }
-    }
-    sum->maxcomp_decisions = s->maxcomp;
-    sum->minfrag_decisions = s->minfrag;
-}
-
-static pl_status run_events(run_state *s)
-{
-    pl_sim_event e;
-    s->first_t = s->last_t = s->heap.ev[0].time;
-    while (s->heap.n > 0) {
-        double now = s->heap.ev[0].time;
-        advance_clock(s, now);
-        /* Every event at this time before one scheduling pass. */
-        while (s->heap.n > 0 && s->heap.ev[0].time == now) {
-            pl_sim_heap_pop(&s->heap, &e);
-            if (e.kind == PL_SIM_EV_FINISH) {
-                if (e.version != s->ver[e.job])
-                    continue; /* its composition's sharing changed since */
-                pl_status st = finish_job(s, e.job, now);
-                if (st)
-                    return st;
-            } else {
-                const pl_disagg_workload *w = &s->w[e.job];
-                s->lf_cores += w->cores;
-                s->lf_bw += (double)w->nvme_bw_bytes_per_s;
-                s->lf_cap += (double)w->nvme_cap_bytes;
-                enqueue(s, e.job);
-            }
-        }
-        pl_status st = schedule(s, now);
-        if (st)
-            return st;
-    }
-    return PL_OK;
-}
-
-/* Per workload and per composition. */
-static const pl_column run_cols[] = {
-    PL_COLUMN(run_state, w),         PL_COLUMN(run_state, placement),   PL_COLUMN(run_state, queue),
-    PL_COLUMN(run_state, comp_size), PL_COLUMN(run_state, comp_live),   PL_COLUMN(run_state, comp_hosted),
-    PL_COLUMN(run_state, comp_t0),   PL_COLUMN(run_state, ver),         PL_COLUMN(run_state, end),
-};
-
-static void free_state(run_state *s)
-{
-    pl_disagg_cluster_free(s->c);
-    pl_columns_free(s, run_cols, PL_NCOLUMNS(run_cols));
-    pl_sim_heap_free(&s->heap);
+    pl_sim_result_free(res);
+    pl_sim_free(sim);
+    pl_jobset_free(set);
+    pl_topology_free(own);
+    pl_profile_set_free(none);
+    free(prio);
+    free(choices);
+    return st;
 }
 
 static pl_status check_trace(const pl_disagg_totals *tot, const pl_disagg_workload *jobs,
@@ -545,54 +333,38 @@ static pl_status simulate(const pl_nvme_sim_opts *o, const pl_disagg_workload *j
                           pl_disagg_policy policy, int windowed, double w0, double w1,
                           pl_nvme_sim_result **out)
 {
-    pl_status st;
-    run_state s;
-    memset(&s, 0, sizeof s);
-    s.o = o;
-    s.n = n;
-    s.policy = policy;
-    s.windowed = windowed;
-    s.win0 = w0;
-    s.win1 = w1;
+    pl_sim_fabric f;
+    memset(&f, 0, sizeof f);
     pl_nvme_sim_result *r = pl_alloc(1, sizeof *r);
-    s.w = pl_alloc((size_t)n, sizeof *s.w);
-    s.rec = pl_alloc((size_t)n, sizeof *s.rec);
-    s.placement = pl_alloc((size_t)n, sizeof *s.placement);
-    s.queue = pl_alloc((size_t)n, sizeof *s.queue);
-    s.ver = pl_alloc((size_t)n, sizeof *s.ver);
-    s.end = pl_alloc((size_t)n, sizeof *s.end);
-    if (!r || !s.w || !s.rec || !s.placement || !s.queue || !s.ver || !s.end) {
-        st = PL_ENOMEM;
+    pl_disagg_cluster *c = NULL;
+    pl_status st = r ? pl_nvme_sim_cluster(o, &c) : PL_ENOMEM;
+    if (st || (st = pl_sim_fabric_init(&f, c, jobs, n, !o->static_sharing)))
         goto fail;
-    }
-    memcpy(s.w, jobs, (size_t)n * sizeof *s.w);
-    if ((st = pl_nvme_sim_cluster(o, &s.c)) || (st = pl_disagg_cluster_totals(s.c, &s.tot)))
-        goto fail;
+    f.windowed = windowed;
+    f.win0 = w0;
+    f.win1 = w1;
     for (int32_t j = 0; j < n; j++) {
-        pl_nvme_sim_record *rec = &s.rec[j];
-        rec->arrival_s = s.w[j].arrival_s;
-        rec->deadline_s = s.w[j].deadline_s;
+        pl_nvme_sim_record *rec = &f.rec[j];
+        rec->arrival_s = jobs[j].arrival_s;
+        rec->deadline_s = jobs[j].deadline_s;
         rec->start_s = rec->finish_s = -1;
-        rec->type = job_type(&s.w[j]);
-        rec->high_priority = s.w[j].high_priority != 0;
+        rec->type = job_type(&jobs[j]);
+        rec->high_priority = jobs[j].high_priority != 0;
         rec->missed = 1; /* until it finishes in time */
         rec->node = rec->composition = -1;
         rec->decided_by = policy; /* replaced by Eq. 4.4's pick when it runs */
-        if ((st = pl_sim_heap_push(&s.heap, s.w[j].arrival_s, PL_SIM_EV_ARRIVAL, j, 0)))
-            goto fail;
     }
-    if ((st = run_events(&s)))
+    if ((st = run_sim(o, &f, policy)))
         goto fail;
-    summarise(&s, &r->sum);
+    pl_sim_fabric_summarise(&f, &r->sum);
     r->n = n;
-    r->rec = s.rec;
-    s.rec = NULL;
-    free_state(&s);
+    r->rec = f.rec;
+    f.rec = NULL;
+    pl_sim_fabric_free(&f);
     *out = r;
     return PL_OK;
 fail:
-    free(s.rec);
-    free_state(&s);
+    pl_sim_fabric_free(&f);
     free(r);
     return st == PL_ENOMEM ? pl_err(PL_ENOMEM, "NVMe simulation: out of memory") : st;
 }

@@ -49,7 +49,8 @@ pl_status pl_sim_want_round(srun *r, double t)
 {
     if (r->round_pending || r->nqueue == 0)
         return PL_OK;
-    double tick = ceil(t / r->interval) * r->interval;
+    /* Interval 0: a round at the time of the events that ask for it. */
+    double tick = r->interval > 0 ? ceil(t / r->interval) * r->interval : t;
     if (tick < t)
         tick += r->interval;
     r->round_pending = 1;
@@ -151,6 +152,33 @@ static pl_status begin_tasks(srun *r, int32_t i, double t)
     return pl_sim_update_neighbours(r, i, t, 1);
 }
 
+/* The fabric moved job i's end. */
+static pl_status push_finish(void *ctx, int32_t i, double end)
+{
+    srun *r = ctx;
+    sjob *a = &r->j[i];
+    a->version++;
+    return pl_sim_heap_push(&r->heap, end, PL_SIM_EV_FINISH, i, a->version);
+}
+
+/* A job of the NVMe experiments starts at once as its choice says; the
+ * fabric gives its end (its ideal time is its base time). */
+static pl_status start_on_fabric(srun *r, int32_t i, int32_t q, double t)
+{
+    const pl_nvme_choice *c = &r->s->choices[q];
+    if (!c->placed)
+        return pl_err(PL_EINTERNAL, "simulator: job %s placed without the NVMe rules' choice",
+                      pl_job_name(r->j[i].job));
+    sjob *a = &r->j[i];
+    pl_sim_job_record *rec = &r->res->rec[i];
+    a->start = t;
+    a->running = 1;
+    rec->start = t;
+    rec->wait = t - rec->arrival;
+    rec->ideal_time = c->w.base_time_s;
+    return pl_sim_fabric_start(r->s->fabric, i, &c->d, t, push_finish, r);
+}
+
 const char *pl_sim_job_id(int32_t i, char *buf)
 {
     snprintf(buf, 16, "%d", (int)i);
@@ -200,6 +228,8 @@ pl_status pl_sim_commit(srun *r, int32_t i, const pl_decision *d, int32_t q, con
     rec->below_min_utility = utility < rec->min_utility;
     rec->cross_socket = a->nsock > 1;
     rec->machine = machine;
+    if (s->fabric)
+        return start_on_fabric(r, i, q, t);
     double delay = s->opts.job_startup_delay ? s->opts.job_startup_delay[i] : s->opts.startup_delay;
     if (delay > 0) {
         a->version++;
@@ -292,6 +322,9 @@ static void report(srun *r, double t, int last)
 static pl_status finish_job(srun *r, int32_t i, double t)
 {
     pl_sim_job_record *rec = &r->res->rec[i];
+    pl_status st = r->s->fabric ? pl_sim_fabric_finish(r->s->fabric, i, t, push_finish, r) : PL_OK;
+    if (st)
+        return st;
     r->settled++;
     rec->state = PL_SIM_DONE;
     rec->finish = t;
@@ -336,7 +369,8 @@ pl_status pl_sim_record_time(pl_sim_result *res, double dt)
 static pl_status next_round(srun *r, double t, int placed)
 {
     int32_t limit = pl_sched_idle_rounds(r->sched);
-    if (limit <= 0 || r->nqueue == 0)
+    /* Interval 0 has no next tick: an idle round would repeat at once. */
+    if (limit <= 0 || r->nqueue == 0 || r->interval <= 0)
         return PL_OK;
     r->idle_rounds = placed ? 0 : r->idle_rounds + 1;
     if (r->heap.n == 0 && r->nrunning == 0 && r->idle_rounds > limit)
@@ -362,6 +396,7 @@ static pl_status do_round(srun *r, double t)
         queue[q] = (pl_job *)r->j[r->queue[q]].job;
     pl_policy_opts o = r->s->opts.policy;
     o.network_load = pl_sim_network_load(r);
+    o.now = t;
     double t0 = pl_now();
     st = pl_sched_place(r->sched, &o, queue, r->nqueue, &d);
     double dt = pl_now() - t0;
@@ -397,6 +432,8 @@ static pl_status run_events(srun *r)
     double t0 = 0;
     pl_status st = pl_sim_heap_peek(&r->heap, &t0) ? pl_sim_metrics_sample(r, t0) : PL_OK;
     while (!st && pl_sim_heap_pop(&r->heap, &e)) {
+        if (r->s->fabric)
+            pl_sim_fabric_advance(r->s->fabric, e.time);
         sjob *a = e.job >= 0 && e.kind != PL_SIM_EV_FAILURE && e.kind != PL_SIM_EV_REPAIR ? &r->j[e.job] : NULL;
         switch (e.kind) {
         case PL_SIM_EV_ARRIVAL:
@@ -468,9 +505,15 @@ static pl_status run_init(pl_sim *s, srun *r)
         (st = pl_columns_alloc(r, job_cols, PL_NCOLUMNS(job_cols), (int64_t)s->njobs + 1)) ||
         (st = pl_columns_alloc(r, socket_cols, PL_NCOLUMNS(socket_cols), (int64_t)s->nsockets + 1)))
         return st;
-    const pl_policy_ops *ops;
-    if ((st = pl_policy_find(s->opts.policy.policy ? s->opts.policy.policy : PL_DEFAULT_POLICY, &ops)))
+    const pl_policy_ops *ops = s->policy_ops;
+    if (!ops && (st = pl_policy_find(s->opts.policy.policy ? s->opts.policy.policy : PL_DEFAULT_POLICY, &ops)))
         return st;
+    if (s->policy_ops) {
+        pl_policy *p = NULL;
+        if ((st = pl_policy_create_ops(ops, &s->opts.policy, &p)))
+            return st;
+        pl_sched_use_policy(r->sched, p);
+    }
     r->cpu_jobs_by_policy = ops->version >= 2 && (ops->flags & PL_POLICY_CPU_JOBS) != 0;
     if ((st = pl_sim_metrics_init(r)))
         return st;
@@ -508,8 +551,8 @@ pl_status pl_sim_run(pl_sim *s, pl_sim_result **out)
     *out = NULL;
     if (!s)
         return pl_err(PL_EINVAL, "pl_sim_run: NULL simulator");
-    const pl_policy_ops *ops;
-    pl_status st = pl_policy_find(s->opts.policy.policy ? s->opts.policy.policy : PL_DEFAULT_POLICY, &ops);
+    const pl_policy_ops *ops = s->policy_ops;
+    pl_status st = ops ? PL_OK : pl_policy_find(s->opts.policy.policy ? s->opts.policy.policy : PL_DEFAULT_POLICY, &ops);
     if (st)
         return st;
     double t0 = pl_now();

@@ -229,8 +229,8 @@ pl_status pl_sim_create(const pl_topology *topo, const pl_jobset *jobs, const pl
         return pl_err(PL_EINVAL, "pl_sim_create: NULL topology or workload");
     pl_sim_opts o;
     PL_OPTS_OR_DEFAULTS(o, opts, pl_sim_opts_init);
-    if (!(o.interval > 0 && o.interval <= PL_SIM_MAX_SECONDS))
-        return pl_err(PL_EINVAL, "pl_sim_create: interval must be a number of seconds in (0, %g], "
+    if (!(o.interval >= 0 && o.interval <= PL_SIM_MAX_SECONDS))
+        return pl_err(PL_EINVAL, "pl_sim_create: interval must be a number of seconds in [0, %g], "
                       "got %g", PL_SIM_MAX_SECONDS, o.interval);
     if (o.runtime != PL_SIM_RUNTIME_PROGRESS && o.runtime != PL_SIM_RUNTIME_ARTIFACT)
         return pl_err(PL_EINVAL, "pl_sim_create: unknown runtime model %d", (int)o.runtime);
@@ -264,6 +264,13 @@ pl_status pl_sim_create(const pl_topology *topo, const pl_jobset *jobs, const pl
         s->opts.policy.profiles = s->ps;
     }
     return PL_HAND_OUT(st, s, pl_sim_free, out);
+}
+
+void pl_sim_use_fabric(pl_sim *s, const pl_policy_ops *ops, pl_sim_fabric *fabric, const pl_nvme_choice *choices)
+{
+    s->policy_ops = ops;
+    s->fabric = fabric;
+    s->choices = choices;
 }
 
 void pl_sim_free(pl_sim *s)

@@ -10,6 +10,8 @@
 #include "internal/drm_impl.h"
 #include "internal/sched_impl.h"
 #include "internal/gpu_usage.h"
+#include "internal/nvme_rules.h"
+#include "fabric.h"
 
 /* The SC17 artifact's workload files, embedded at build time by
  * lib/interference/embed.py from lib/sim/data/ (NUL-terminated; the lengths
@@ -24,6 +26,13 @@ PL_INTERNAL extern const size_t pl_sim_workloads100_json_len;
 /* The seed 004 scenario (opts already defaulted). */
 PL_INTERNAL pl_status pl_sim_scenario_drmaestro(const pl_sim_scenario_opts *opts, pl_topology **topo,
                                                 pl_jobset **jobs);
+
+/* Run with policy table ops (opts.policy must be its name) and the
+ * composed-storage runtime model: a job the policy places starts as its
+ * choice (choices[queue position] of the round) says and ends when the
+ * fabric says. All borrowed; for nvme_sim.c. */
+PL_INTERNAL void pl_sim_use_fabric(pl_sim *s, const pl_policy_ops *ops, pl_sim_fabric *fabric,
+                                   const pl_nvme_choice *choices);
 
 /* ---- event heap (heap.c) --------------------------------------------------- */
 
@@ -67,6 +76,11 @@ PL_INTERNAL void pl_sim_heap_free(pl_sim_heap *h);
 
 struct pl_sim {
     pl_topology *topo;          /* pristine copy; each run works on its own copy */
+    /* The NVMe experiments (pl_sim_use_fabric): a policy the registry does
+     * not list, and the composed-storage runtime model it decides for. */
+    const pl_policy_ops *policy_ops;
+    pl_sim_fabric *fabric;
+    const pl_nvme_choice *choices;
     const pl_jobset *jobs;
     pl_sim_opts opts;
     const pl_profile_set *ps;

@@ -87,9 +87,9 @@ def test_unknown_policy_and_bad_options():
     with pytest.raises(placement.NotFoundError):
         placement.Simulator(t, j, policy="no-such-policy").run()
     with pytest.raises(placement.InvalidArgumentError):
-        placement.Simulator(t, j, interval=0)
+        placement.Simulator(t, j, interval=-1)
     # Issue 25: times beyond 1e10 s would lose the run's seconds
-    with pytest.raises(placement.InvalidArgumentError, match=r"\(0, 1e\+10\], got 1e\+17"):
+    with pytest.raises(placement.InvalidArgumentError, match=r"\[0, 1e\+10\], got 1e\+17"):
         placement.Simulator(t, j, interval=1e17)
     with pytest.raises(placement.InvalidArgumentError, match=r"\[0, 1e\+10\]"):
         placement.Simulator(t, j, startup_delay=1e18)

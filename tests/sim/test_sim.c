@@ -1,3 +1,4 @@
+#include <math.h>
 /* The trace-driven simulator: event order, a hand-checked run, metric
  * definitions, the allocation check, determinism and the scenarios. */
 #include "simtest.h"
@@ -178,6 +179,34 @@ static void test_metrics(void **s)
     sim_free(r, js, t);
 }
 
+/* Interval 0: a round at the time of the events that ask for it (the NVMe
+ * experiments' scheduler); interval 1 waits for the next whole second. On
+ * one machine of 4 GPUs under fcfs: b (1 GPU, 3 s) arrives at 0.25 and
+ * starts; a (4 GPUs, 10 s) waits for it, c (2 GPUs) for a:
+ * interval 0: b 0.25-3.25, a 3.25-13.25, c 13.25;
+ * interval 1: b 1-4, a 4-14, c 14. */
+static void test_event_rounds(void **s)
+{
+    (void)s;
+    pl_topology *t = sim_minsky(1);
+    pl_jobset *js = SIM_JOBS(sim_job("a", 4, 0, 0.5, 10), sim_job("b", 1, 0, 0.25, 3), sim_job("c", 2, 0, 3.5, 1));
+    pl_sim_opts o;
+    pl_sim_opts_init(&o);
+    o.policy.policy = "fcfs";
+    const double start0[3] = {3.25, 0.25, 13.25}, start1[3] = {4, 1, 14};
+    for (int k = 0; k < 2; k++) {
+        o.interval = k == 0 ? 0 : 1;
+        pl_sim_result *r = sim_run_opts(t, js, &o);
+        pl_sim_job_record rec;
+        for (int32_t i = 0; i < 3; i++) {
+            assert_pl_ok(pl_sim_result_job(r, i, &rec));
+            assert_true(rec.start == (k == 0 ? start0 : start1)[i]);
+        }
+        pl_sim_result_free(r);
+    }
+    sim_free(NULL, js, t);
+}
+
 /* A job with neither a profile nor a duration cannot be timed. */
 static void test_untimed_job(void **s)
 {
@@ -187,13 +216,15 @@ static void test_untimed_job(void **s)
     sim_run_fails(t, js, NULL, PL_EINVAL, "no profiled solo time");
     pl_sim_opts o;
     pl_sim_opts_init(&o);
-    o.interval = 0;
+    o.interval = -1;
     pl_sim *sim = NULL;
+    assert_pl_status(pl_sim_create(t, js, &o, &sim), PL_EINVAL);
+    o.interval = NAN;
     assert_pl_status(pl_sim_create(t, js, &o, &sim), PL_EINVAL);
     /* Issue 25: beyond PL_SIM_MAX_SECONDS a double loses the run's seconds. */
     o.interval = 1e17;
     assert_pl_status(pl_sim_create(t, js, &o, &sim), PL_EINVAL);
-    assert_non_null(strstr(pl_last_error(), "interval must be a number of seconds in (0, 1e+10]"));
+    assert_non_null(strstr(pl_last_error(), "interval must be a number of seconds in [0, 1e+10]"));
     o.interval = PL_SIM_MAX_SECONDS;
     o.startup_delay = 1e18;
     assert_pl_status(pl_sim_create(t, js, &o, &sim), PL_EINVAL);
@@ -473,7 +504,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_heap_order),        cmocka_unit_test(test_hand_checked),
         cmocka_unit_test(test_artifact_runtime),
-        cmocka_unit_test(test_metrics),           cmocka_unit_test(test_untimed_job),
+        cmocka_unit_test(test_metrics),           cmocka_unit_test(test_untimed_job), cmocka_unit_test(test_event_rounds),
         cmocka_unit_test(test_double_booking),    cmocka_unit_test(test_s1_all_policies),
         cmocka_unit_test(test_determinism),       cmocka_unit_test(test_embedded_workloads),
         cmocka_unit_test(test_scenarios),         cmocka_unit_test(test_svg),

@@ -53,7 +53,8 @@ static void simulate_usage(FILE *f)
     fprintf(f,
             "\n"
             "      --seed N         seed of the generated workload and of the random policy (default 1)\n"
-            "  -i, --interval S     seconds between scheduling rounds (default 1)\n"
+            "  -i, --interval S     seconds between scheduling rounds (default 1; 0: a round at\n"
+            "                       the time of each event that asks for one)\n"
             "  -r, --runtime MODEL  progress (default: remaining work rescaled when neighbours\n"
             "                       change) or artifact (the SC17 artifact's, for comparison)\n"
             "      --utility FORM   the utility form of the policies: paper (default: seed 002's\n"
@@ -220,8 +221,8 @@ int cmd_simulate(int argc, char **argv)
             break;
         case 'i':
             set.interval = strtod(optarg, &end);
-            if (!*optarg || *end || !(set.interval > 0 && set.interval <= PL_SIM_MAX_SECONDS))
-                return usage_error("--interval wants a number of seconds in (0, 1e10]");
+            if (!*optarg || *end || !(set.interval >= 0 && set.interval <= PL_SIM_MAX_SECONDS))
+                return usage_error("--interval wants a number of seconds in [0, 1e10]");
             break;
         case OPT_SHARE_FACTOR:
             set.gpu_share_factor = strtod(optarg, &end);

@@ -291,15 +291,21 @@ pl_status pl_plan_build_tasks(const pl_topology *t, const pl_job *job, const int
         if ((st = pl_job_task(job, tasks ? tasks[i] : i, &dem)))
             break;
         int32_t g = hosts[i], pkg = -1;
+        pl_vertex_info vi;
         if (pl_topology_ancestor(t, g, PL_VK_PACKAGE, &pkg) != PL_OK)
             pkg = -1;
+        /* A machine that models no package holds a CPU-only task itself. */
+        int on_machine = pkg < 0 && pl_task_cpu_only(&dem) && pl_topology_vertex(t, g, &vi) == PL_OK &&
+                         vi.kind == PL_VK_MACHINE;
+        if (on_machine)
+            pkg = g;
         if (!pl_task_cpu_only(&dem))
             st = plan_gpu(t, &dem, g, items, n, cap);
         if (!st && models(t, pkg, PL_RES_CORES))
             st = plan_add(items, n, cap, pkg, PL_RES_CORES, pl_task_cores(&dem));
         if (!st && models(t, pkg, PL_RES_BANDWIDTH))
             st = plan_add(items, n, cap, pkg, PL_RES_BANDWIDTH, dem.bandwidth);
-        int32_t numa = first_numa(t, pkg);
+        int32_t numa = on_machine ? g : first_numa(t, pkg);
         if (!st && models(t, numa, PL_RES_MEMORY))
             st = plan_add(items, n, cap, numa, PL_RES_MEMORY, dem.memory);
     }

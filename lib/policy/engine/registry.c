@@ -109,6 +109,8 @@ static pl_status check_opts(const pl_policy_opts *opts, const char *fn)
         return pl_err(PL_EINVAL, "%s: max_placed %d < 0", fn, (int)opts->max_placed);
     if (!(opts->network_load >= 0 && opts->network_load <= 1))
         return pl_err(PL_EINVAL, "%s: network_load %g is not in [0, 1]", fn, opts->network_load);
+    if (!isfinite(opts->now))
+        return pl_err(PL_EINVAL, "%s: now %g is not finite", fn, opts->now);
     return pl_utility_opts_check(&opts->utility);
 }
 
@@ -122,6 +124,12 @@ pl_status pl_policy_create(const pl_policy_opts *opts, pl_policy **out)
     const pl_policy_ops *ops = NULL;
     if (!st)
         st = pl_policy_find(opts->policy ? opts->policy : PL_DEFAULT_POLICY, &ops);
+    return st ? st : pl_policy_create_ops(ops, opts, out);
+}
+
+pl_status pl_policy_create_ops(const pl_policy_ops *ops, const pl_policy_opts *opts, pl_policy **out)
+{
+    pl_status st = check_opts(opts, "pl_policy_create");
     if (st)
         return st;
     pl_policy *p = pl_alloc(1, sizeof *p);
@@ -204,9 +212,10 @@ pl_status pl_policy_decide(pl_policy *p, const pl_policy_opts *opts, const pl_to
      * demand layer (demands.c, which shows neither a GPU partly shared);
      * every policy sees a task of k GPUs as k tasks of one (slots.c; the
      * instance keeps them while a job waits unchanged: slot_cache.c); no
-     * policy sees NVMe storage, placed after its decision (storage.c). */
+     * policy sees NVMe storage, placed after its decision (storage.c),
+     * except the library's own that compose it (PL_POLICY_OWN_STORAGE). */
     st = pl_slots_place(p->ops, &req, p->fresh_slots ? NULL : &p->slots, d);
-    if (!st)
+    if (!st && !(pl_policy_flags(p) & PL_POLICY_OWN_STORAGE))
         st = pl_storage_place(topo, queue, nqueue, d);
     return PL_HAND_OUT(st, d, pl_decision_free, out);
 }

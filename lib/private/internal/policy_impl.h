@@ -56,6 +56,10 @@ PL_INTERNAL pl_status pl_plan_build_spread(const pl_topology *t, const pl_job *j
 /* A placed decision may carry the policy's own resource plan (copied), for
  * policies whose placements do not follow policy.h's rule (DRMaestro takes a
  * task's cores on its machine, not its GPU's package). */
+/* pl_policy_create() of a policy given by its table rather than its name
+ * (one the registry does not list: the NVMe composition rules, which the
+ * simulator's NVMe experiments run). opts->policy must be ops->name. */
+PL_INTERNAL pl_status pl_policy_create_ops(const pl_policy_ops *ops, const pl_policy_opts *opts, pl_policy **out);
 PL_INTERNAL pl_status pl_decision_set_plan(pl_decision *d, int32_t i, const pl_plan_item *items, int32_t n);
 /* What placed decision i takes for job on t: its own plan, else policy.h's
  * rule on its GPUs. *items is freed by the caller. */
@@ -466,6 +470,13 @@ PL_INTERNAL pl_status pl_slots_place(const pl_policy_ops *ops, const pl_policy_r
 PL_INTERNAL void pl_policy_fresh_slots(pl_policy *p, int fresh);
 
 /* ---- NVMe storage demands (storage.c) ---------------------------------------- */
+
+/* pl_policy_ops::flags bit of the library's own policies that place NVMe
+ * storage themselves (the composition rules, nvme_rules.c): the storage
+ * pass leaves their decisions alone, waiting ones included (a composed
+ * demand may exceed every single device). Not in the public header: a
+ * policy outside the library cannot set a plan. */
+#define PL_POLICY_OWN_STORAGE (1u << 31)
 
 /* After the policy's decisions out on queue[n] over topo: each task with a
  * storage demand (pl_task_demand's storage_bw, storage_bytes) of a placed

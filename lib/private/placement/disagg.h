@@ -227,6 +227,32 @@ pl_status pl_disagg_cluster_totals(const pl_disagg_cluster *c, pl_disagg_totals 
  */
 pl_status pl_disagg_cluster_from_topology(const pl_topology *t, pl_disagg_cluster **out);
 
+/**
+ * \brief What is free in a topology, as a cluster: the view of
+ *        pl_disagg_cluster_from_topology() where a storage device counts
+ *        with its free bandwidth and capacity (left out when either is 0),
+ *        and a GPU with anything allocated is left out (its split is not
+ *        known). For a policy that has no live cluster to consult (the NVMe
+ *        rules outside the simulator): no composition carries over.
+ * \param[out] vertex_of_nvme receives (malloc'ed, caller frees) the storage
+ *        vertex of each NVMe id; \p vertex_of_gpu the GPU vertex of each GPU id.
+ * \return as pl_disagg_cluster_from_topology(), except that allocated
+ *         devices are no error.
+ */
+pl_status pl_disagg_cluster_view_free(const pl_topology *t, pl_disagg_cluster **out,
+                                      int32_t **vertex_of_nvme, int32_t **vertex_of_gpu);
+
+/**
+ * \brief A deep copy of \p c (its compositions, split GPUs and running
+ *        placements too), for decisions tried without touching \p c.
+ * \return ::PL_OK; ::PL_EINVAL for NULL; ::PL_ENOMEM.
+ */
+pl_status pl_disagg_cluster_copy(const pl_disagg_cluster *c, pl_disagg_cluster **out);
+
+/** \brief Add the NVMe bandwidth and capacity of the workloads running on \p c
+ *         to *bw and *cap (the running part of Eq. 4.6's load factors). */
+void pl_disagg_running_demand(const pl_disagg_cluster *c, double *bw, double *cap);
+
 /** Performance model of SMUFIN (::PL_DISAGG_MODEL_SMUFIN). */
 typedef enum pl_disagg_perf {
     PL_DISAGG_PERF_TABLE = 0,     /**< Documented lookup table T(k, s) (default). */

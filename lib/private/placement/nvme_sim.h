@@ -250,6 +250,16 @@ pl_status pl_nvme_sim_topology(const pl_nvme_sim_opts *o, pl_topology **out);
  */
 pl_status pl_nvme_sim_cluster(const pl_nvme_sim_opts *o, pl_disagg_cluster **out);
 
+/**
+ * \brief The topology pl_sim runs the experiment on: that of
+ *        pl_nvme_sim_cluster() (built, or a copy of o->cluster), every GPU's
+ *        ::PL_RES_UNITS capacity raised to ::PL_DISAGG_MAX_VGPU: the jobs on
+ *        its vGPUs hold it together, as many as the fabric's split allows.
+ * \param[out] out released with pl_topology_free().
+ * \return as pl_nvme_sim_topology() and pl_topology_copy().
+ */
+pl_status pl_nvme_sim_sim_topology(const pl_nvme_sim_opts *o, pl_topology **out);
+
 /** \brief Release a result. NULL is a no-op. */
 void pl_nvme_sim_result_free(pl_nvme_sim_result *r);
 
