@@ -1,7 +1,10 @@
-/* Seed 001's NVMe experiments (Call thesis, Tables 4.2-4.5) replayed on the
- * disagg module: Poisson arrivals, an EDF queue, one policy, the thesis's
- * metrics. Definitions and choices: doc/results.md, "Seed 001". */
+/* Seed 001's NVMe experiments (Call thesis, Tables 4.2-4.5): Poisson
+ * arrivals, an EDF queue, one of the thesis's rules, its metrics; replayed
+ * by pl_sim with the rule as its policy and the composed-storage model
+ * (fabric.c; doc/simulator.md sec. 3d). Definitions and choices:
+ * doc/results.md, "Seed 001". */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <placement/nvme_sim.h>
@@ -9,7 +12,6 @@
 #include "internal/columns.h"
 #include "internal/nvme_rules.h"
 #include "fabric.h"
-#include <stdio.h>
 
 struct pl_nvme_sim_result {
     int32_t n;

@@ -6,7 +6,8 @@
  *        over candidate configurations, and two-level scheduling by platform
  *        and co-runner affinity.
  *
- * Standalone module: it needs neither a topology nor the policy framework.
+ * Standalone module: it needs neither the policy framework nor a topology;
+ * a topology can be read as its cluster (pl_coloc_cluster_from_topology()).
  * doc/coloc.md gives the formulas, the file formats and every decision taken
  * where the thesis is silent.
  *
@@ -18,6 +19,7 @@
 
 #include <stdint.h>
 #include <placement/status.h>
+#include <placement/topology.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -136,12 +138,57 @@ typedef struct pl_coloc_config {
     int consolidated;                      /**< 0: most scaled-out variant, 1: most consolidated variant. */
 } pl_coloc_config;
 
-/** A heterogeneous cluster: node types and, per type, node count and VM slots per node. */
+/** A heterogeneous cluster: node types and, per type, node count and VM slots per node;
+ *  a topology's machines seen this way: pl_coloc_cluster_from_topology(). */
 typedef struct pl_coloc_cluster {
     int32_t types;             /**< T >= 1. */
     const int32_t *nodes;      /**< [types] nodes of each type. Global node ids run type by type: type 0 first. */
     const int32_t *slots;      /**< [types] VMs a node of each type holds (e.g. T1 2, T2 4 in Table 2.1). */
 } pl_coloc_cluster;
+
+/** Machine attribute naming its node type for pl_coloc_cluster_from_topology()
+ *  (any non-empty string, e.g. "T1"). */
+#define PL_COLOC_NODE_TYPE_ATTR "node_type"
+/** Machine attribute giving the VMs it holds for pl_coloc_cluster_from_topology():
+ *  a decimal integer in [1, INT32_MAX]. An attribute rather than the "cores"
+ *  capacity because a slot count is a deployment choice (VM size, cores left
+ *  to the host), not hardware: Table 2.1's T2 nodes have 12 cores and hold 4
+ *  VMs of 2 vCPUs. */
+#define PL_COLOC_VM_SLOTS_ATTR "vm_slots"
+
+/** A topology seen as a ::pl_coloc_cluster, with the arrays the cluster
+ *  borrows; from pl_coloc_cluster_from_topology(), freed with pl_coloc_view_free(). */
+typedef struct pl_coloc_view {
+    pl_coloc_cluster cluster;  /**< Points into \p nodes and \p slots (the struct may be copied). */
+    int32_t *nodes;            /**< [cluster.types] machines of each type. */
+    int32_t *slots;            /**< [cluster.types] ::PL_COLOC_VM_SLOTS_ATTR of the type's machines. */
+    int32_t *machine_of_node;  /**< [total nodes] machine vertex of each global node id. */
+} pl_coloc_view;
+
+/**
+ * \brief The co-location cluster seen in a topology (issue 19: a policy sees
+ *        one cluster model). doc/coloc.md, "A topology as the cluster":
+ *  - every ::PL_VK_MACHINE is a node; machines are visited in the
+ *    topology's preorder (pl_topology_descendants());
+ *  - a machine's type is its ::PL_COLOC_NODE_TYPE_ATTR attribute; types are
+ *    numbered in order of first appearance (so the first machine's type is
+ *    type 0, which pl_coloc_candidates() selects first);
+ *  - a node's VM slots are its ::PL_COLOC_VM_SLOTS_ATTR attribute, the same
+ *    on every machine of a type;
+ *  - global node ids run type by type (as in ::pl_coloc_cluster), within a
+ *    type in preorder; machine_of_node maps them back to machine vertices.
+ * Nothing else is read (capacities and allocations included); the view does
+ * not refer to the topology afterwards.
+ * \param[out] out filled on success; zeroed on error (pl_coloc_view_free() is then a no-op).
+ * \return ::PL_OK; ::PL_EINVAL for NULL, a topology without machines, a
+ *         machine without either attribute or with a bad slot count, or two
+ *         machines of one type with different slots (the message names the
+ *         machines by path and gives both values); ::PL_ENOMEM.
+ */
+pl_status pl_coloc_cluster_from_topology(const pl_topology *t, pl_coloc_view *out);
+
+/** \brief Free the arrays of \p v and zero it (not \p v itself); NULL is a no-op. */
+void pl_coloc_view_free(pl_coloc_view *v);
 
 /**
  * \brief Number of candidate configurations for T node types and at most 2^s

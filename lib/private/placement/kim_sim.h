@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <placement/status.h>
 #include <placement/constraint_sets.h>
+#include <placement/topology.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -97,6 +98,17 @@ pl_status pl_kim_start(const char *who, const pl_kim_opts *opts, pl_kim_opts *o,
  * \return ::PL_OK; ::PL_EINVAL; ::PL_ENOMEM.
  */
 pl_status pl_kim_ch2(const pl_kim_opts *o, pl_kim_row *rows, int32_t cap, int32_t *nrows);
+
+/**
+ * \brief The kim-ch2 cluster (Table 2.1) as a topology: a cluster vertex
+ *        "kim-ch2" over 8 machines "T1-0" .. "T1-7" (4 cores, 16 GiB) then 4
+ *        "T2-0" .. "T2-3" (12 cores, 64 GiB), each with the attributes
+ *        ::PL_COLOC_NODE_TYPE_ATTR ("T1", "T2") and ::PL_COLOC_VM_SLOTS_ATTR
+ *        ("2", "4") that pl_coloc_cluster_from_topology() reads.
+ * \param[out] out the new topology (pl_topology_free()); untouched on error.
+ * \return ::PL_OK; ::PL_EINVAL for NULL; ::PL_ENOMEM.
+ */
+pl_status pl_kim_ch2_cluster(pl_topology **out);
 
 /** Rows pl_kim_ch3() writes (two-level, fair-allcore, worst-allcore). */
 #define PL_KIM_CH3_ROWS 3
