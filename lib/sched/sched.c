@@ -15,7 +15,8 @@ typedef struct rec {
     char *id;
     uint64_t hash;
     pl_job *job;
-    pl_job *shown;           /* its slot job (job_slots.c) when it has a task of several GPUs, else NULL */
+    pl_job *shown;           /* its slot job (job_slots.c) when it has a task of several GPUs, else NULL:
+                                made from job, so its origin (pl_job_slot_origin) lives as long */
     int32_t *gpus;           /* [k] per task, -1 for a CPU-only task */
     int32_t *hosts;          /* [k] per task: its GPU, or a CPU-only task's package */
     int32_t *held;           /* [nheld] the GPUs, for the policies' running jobs */
@@ -426,7 +427,11 @@ static pl_status add_record(pl_sched *s, rec *r)
 /* Commit job on hosts (policy.h: a GPU per GPU task or per GPU of a task of
  * several, a package per CPU-only task) with the plan a decision gave (d
  * NULL: policy.h's rule); slots is its slot job (pl_job_slots(), or job
- * itself): the hosts are its tasks'. The record keeps the job as given. */
+ * itself): the hosts are its tasks'. The record keeps the job as given,
+ * and its own slot job of that copy (not a copy of slots: pl_job_copy()
+ * keeps no slot-job mark, and slots' origin is the caller's job), which
+ * the policies then see running as the slot job it is (DRMaestro regroups
+ * its slots into the user's tasks). */
 static pl_status commit_slots(pl_sched *s, const char *id, const pl_job *job, const pl_job *slots,
                               const int32_t *hosts, int32_t ngpus, const pl_decision *d, int32_t i)
 {
@@ -446,7 +451,7 @@ static pl_status commit_slots(pl_sched *s, const char *id, const pl_job *job, co
     }
     if (!(r.id = pl_strdup(id)) ||
         (st = pl_columns_alloc(&r, task_cols, PL_NCOLUMNS(task_cols), (int64_t)ngpus + 1)) ||
-        (st = pl_job_copy(job, &r.job)) != PL_OK || (slots != job && (st = pl_job_copy(slots, &r.shown)))) {
+        (st = pl_job_copy(job, &r.job)) != PL_OK || (slots != job && (st = pl_job_slots(r.job, &r.shown)))) {
         rec_free(&r);
         return st ? st : PL_ENOMEM;
     }

@@ -66,6 +66,17 @@ static inline pl_job *mkjob(const char *name, int32_t k, double traffic, const c
     return j;
 }
 
+/* A job of one task of `gpus` GPUs and 2 cores, 10 s (so DRMaestro has a phi). */
+static inline pl_job *gpu_task(const char *name, int64_t gpus)
+{
+    pl_job *j;
+    pl_task_demand d = {.gpus = gpus, .cores = 2};
+    assert_pl_ok(pl_job_create(name, &j));
+    assert_pl_ok(pl_job_add_task(j, &d, NULL));
+    assert_pl_ok(pl_job_set_duration(j, 10));
+    return j;
+}
+
 /* Up to 8 running jobs, each on the GPUs given; their GPUs are allocated. */
 typedef struct running_set {
     pl_running_job r[8];

@@ -296,17 +296,6 @@ static void test_running_kept(void **s)
     }
 }
 
-/* A job of one task of `gpus` GPUs and 2 cores, 10 s. */
-static pl_job *gpu_task(const char *name, int64_t gpus)
-{
-    pl_job *j;
-    pl_task_demand d = {.gpus = gpus, .cores = 2};
-    assert_pl_ok(pl_job_create(name, &j));
-    assert_pl_ok(pl_job_add_task(j, &d, NULL));
-    assert_pl_ok(pl_job_set_duration(j, 10));
-    return j;
-}
-
 static pl_job *quad(const char *name)
 {
     return gpu_task(name, 4);

@@ -4,7 +4,9 @@
  * keeps one pl_drm for its life, so the waiting counters W, the kept flow
  * networks and NA's postponements carry over from round to round as in the
  * paper's loop; a one-shot pl_policy_place() starts from W = 0. A queued
- * job is known across rounds by its handle (the same pl_job pointer).
+ * job is known across rounds by its handle (the same pl_job pointer) while
+ * it waits (waiter_of(): a job that leaves the queue and comes back, or a
+ * new job at a freed one's address, starts afresh).
  * A task's cores and memory go to the machine phase 1 chose, its GPU
  * wherever phase 2 found it (a remote GPU: disaggregation); a task that
  * asks for no GPU gets none (-1 in the decision). Each job's expected time
@@ -245,11 +247,10 @@ typedef struct drm_state {
     pl_drm *drm;
     int32_t max_postpone;
     pl_profile_set *owned_ps;   /* the built-in profiles when the options give none */
-    /* Queued jobs seen so far: handle -> request id (open addressing). */
-    const pl_job **key;
-    int64_t *id;
-    int64_t nslots, nkeys;
-    int64_t *age, nage; /* per id: rounds the co-location filter postponed it */
+    /* The jobs waiting in the queue, by handle (waiter_of()): a copy of the
+     * job as first queued, and its drm_waiter (aux). */
+    pl_keep waiting;
+    int64_t next_id;    /* the request id the next new waiting job gets */
     int network_aware;
     int local_only;     /* no disaggregation: a task's GPUs on its own machine */
     /* Per topology vertex: 1 + the id of the job this instance last placed
@@ -275,9 +276,7 @@ static void drm_state_free(void *state)
         return;
     pl_drm_free(s->drm);
     pl_profile_set_free(s->owned_ps);
-    free(s->key);
-    free(s->id);
-    free(s->age);
+    pl_keep_free(&s->waiting);
     free(s->gpu_owner);
     pl_keep_free(&s->regrouped);
     free(s);
@@ -321,14 +320,6 @@ static int32_t idle_rounds(const void *state)
     return ((const drm_state *)state)->max_postpone + 1;
 }
 
-static uint64_t hash_ptr(const void *p)
-{
-    uint64_t x = (uint64_t)(uintptr_t)p;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    return x ^ (x >> 33);
-}
-
 /* Grow *a (*n entries) to at least want entries (doubling, 64 at first),
  * the new ones zero. */
 static pl_status grow_zeroed(int64_t **a, int64_t *n, int64_t want)
@@ -346,44 +337,54 @@ static pl_status grow_zeroed(int64_t **a, int64_t *n, int64_t want)
     return PL_OK;
 }
 
-/* The stable id of a queued job: the order in which the instance first saw it. */
-static pl_status job_id(drm_state *s, const pl_job *job, int64_t *id)
+/* A waiting job's record: its request id (the key of its W and of its
+ * nodes in pl_drm) and the rounds the co-location filter postponed it. */
+typedef struct drm_waiter {
+    int64_t id, age;
+    const pl_job *key;  /* the handle it waits under */
+} drm_waiter;
+
+/* The record of queued job (a slot job's origin: the user's job), borrowed
+ * until the end of the call: the one kept since the job was last queued
+ * when it is still that job, else a new one under the next id. A handle
+ * proves nothing (the caller may free a job and make another that malloc
+ * puts at its address), so a record lives only while its job waits: it
+ * goes at the end of a call that did not queue it (pl_keep) or that placed
+ * it (forget_waiter()), and one is reused only for a job equal to the copy
+ * taken when it was made (pl_job_same_slots, as slot_cache.c does). */
+static pl_status waiter_of(drm_state *s, const pl_job *job, drm_waiter **out)
 {
-    if (2 * (s->nkeys + 1) > s->nslots) {
-        int64_t n = s->nslots ? 2 * s->nslots : 64;
-        const pl_job **key = pl_alloc((size_t)n, sizeof *key);
-        int64_t *ids = pl_alloc((size_t)n, sizeof *ids);
-        if (!key || !ids) {
-            free(key);
-            free(ids);
-            return PL_ENOMEM;
-        }
-        for (int64_t k = 0; k < s->nslots; k++) {
-            if (!s->key[k])
-                continue;
-            int64_t h = (int64_t)(hash_ptr(s->key[k]) & (uint64_t)(n - 1));
-            while (key[h])
-                h = (h + 1) & (n - 1);
-            key[h] = s->key[k];
-            ids[h] = s->id[k];
-        }
-        free(s->key);
-        free(s->id);
-        s->key = key;
-        s->id = ids;
-        s->nslots = n;
+    pl_keep_entry *e;
+    pl_status st = pl_keep_find(&s->waiting, (int64_t)(intptr_t)job, &e);
+    if (!st && e->job && pl_job_same_slots(e->job, job)) {
+        *out = e->aux;
+        return PL_OK;
     }
-    int64_t h = (int64_t)(hash_ptr(job) & (uint64_t)(s->nslots - 1));
-    while (s->key[h] && s->key[h] != job)
-        h = (h + 1) & (s->nslots - 1);
-    if (!s->key[h] && grow_zeroed(&s->age, &s->nage, s->nkeys + 1))
-        return PL_ENOMEM;
-    if (!s->key[h]) {
-        s->key[h] = job;
-        s->id[h] = s->nkeys++;
+    pl_job *seen = NULL;
+    drm_waiter *w = NULL;
+    if (!st)
+        st = pl_job_copy(job, &seen);
+    if (!st && !(w = pl_alloc(1, sizeof *w)))
+        st = PL_ENOMEM;
+    if (st) {
+        pl_job_free(seen);
+        return st;
     }
-    *id = s->id[h];
+    *w = (drm_waiter){.id = s->next_id++, .key = job};
+    if ((st = pl_keep_set(&s->waiting, e, seen, w))) /* w freed */
+        return st;
+    *out = w;
     return PL_OK;
+}
+
+/* A placed job leaves the queue: its record goes at the end of the call
+ * (w stays valid until then), so the id it ran under is never a waiting
+ * job's again, whatever the caller queues under its handle next. */
+static pl_status forget_waiter(drm_state *s, const drm_waiter *w)
+{
+    pl_keep_entry *e;
+    pl_status st = pl_keep_find(&s->waiting, (int64_t)(intptr_t)w->key, &e);
+    return st ? st : pl_keep_set(&s->waiting, e, NULL, NULL);
 }
 
 /* The id of a running job this instance placed: the owner of all its GPUs
@@ -563,7 +564,7 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
     pl_drm_cons *cons = NULL;
     pl_drm_coloc *coloc = NULL;
     pl_topology *work = NULL;
-    int64_t *ids = pl_alloc((size_t)n + 1, sizeof *ids); /* request -> id */
+    drm_waiter **wait = pl_alloc((size_t)n + 1, sizeof *wait); /* request -> its record */
     pl_drm_job_request *reqs = pl_alloc((size_t)n + (size_t)req->nrunning + 1, sizeof *reqs);
     double *tables = pl_alloc(2 * (size_t)n + 1, sizeof *tables);
     int32_t *queue_index = pl_alloc((size_t)n + 1, sizeof *queue_index); /* request -> queue */
@@ -572,7 +573,7 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
     pl_job **regrouped = pl_alloc((size_t)n + (size_t)req->nrunning + 1, sizeof *regrouped);
     int32_t **first = pl_alloc((size_t)n + 1, sizeof *first);
     uint8_t *owned = pl_alloc((size_t)n + (size_t)req->nrunning + 1, sizeof *owned);
-    pl_status st = !reqs || !tables || !queue_index || !ids || !regrouped || !first || !owned ? PL_ENOMEM : PL_OK;
+    pl_status st = !reqs || !tables || !queue_index || !wait || !regrouped || !first || !owned ? PL_ENOMEM : PL_OK;
     int32_t nreq = 0, nall = 0;
     cluster_max cm;
     s->kept = 0;
@@ -596,13 +597,12 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
         const char *no = refusal(req->queue[i], &cm);
         if (!no)
             st = pl_drm_cons_refusal(cons, req->queue[i], &no);
-        int64_t id = 0;
         int own = 0;
         const pl_job *key = pl_job_is_slot_job(req->queue[i]) ? req->queue[i]->slot_of : req->queue[i];
-        if (!st && !no && !(st = job_id(s, key, &id)) &&
+        if (!st && !no && !(st = waiter_of(s, key, &wait[nreq])) &&
             !(st = regroup_kept(s, req->queue[i], &regrouped[nreq], &first[nreq], &own))) {
             owned[nreq] = (uint8_t)own;
-            make_request(ps, req->queue[i], id, &tables[2 * nreq], &reqs[nreq]);
+            make_request(ps, req->queue[i], wait[nreq]->id, &tables[2 * nreq], &reqs[nreq]);
             reqs[nreq].job = regrouped[nreq] ? regrouped[nreq] : req->queue[i];
         }
         if (st)
@@ -615,9 +615,8 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
              * property of the resource), NA the one at the current load. */
             double sf = s->network_aware ? pl_drm_slowdown(&reqs[nreq].sensitivity, req->opts->network_load)
                                          : tables[2 * nreq];
-            int level = (int)(s->age[id] / (s->max_postpone > 0 ? s->max_postpone : 1));
+            int level = (int)(wait[nreq]->age / (s->max_postpone > 0 ? s->max_postpone : 1));
             pl_drm_coloc_bind(coloc, nreq, reqs[nreq].job, s->max_postpone > 0 ? level : 2, sf, s->local_only);
-            ids[nreq] = id;
             queue_index[nreq++] = i;
         }
     }
@@ -652,10 +651,12 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
             else if (!st && !(st = placed(req, &reqs[r], first[r], &lp, cons, out, i, &ok)) && ok)
                 st = attach_plan(work, reqs[r].job, &lp, out, i);
             if (!st && ok)
-                st = own_gpus(s, req->topo, ids[r], &lp);
+                st = own_gpus(s, req->topo, wait[r]->id, &lp);
+            if (!st && ok)
+                st = forget_waiter(s, wait[r]);
             free(gpu);
             nplaced += !st && ok;
-            s->age[ids[r]] += !ok;
+            wait[r]->age += !ok;
         } else {
             st = set_kind(out, i, p->outcome == PL_DRM_POSTPONED ? PL_DECISION_POSTPONED : PL_DECISION_WAITING,
                           why(p->outcome));
@@ -670,7 +671,7 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
         const pl_drm_placement *p = pl_drm_result(s->drm, r);
         if (p && p->outcome == PL_DRM_PLACED)
             continue;
-        s->age[ids[r]] += pl_drm_coloc_refused(coloc, r);
+        wait[r]->age += pl_drm_coloc_refused(coloc, r);
         break;
     }
     drm_set_admit(s->drm, NULL, NULL); /* cons and coloc die with this call */
@@ -683,10 +684,11 @@ static pl_status place_round(const pl_policy_request *req, drm_state *s, pl_deci
         if (owned[r])
             free(first[r]);
     pl_keep_end(&s->regrouped); /* the kept ones this round did not use go */
+    pl_keep_end(&s->waiting);   /* and the jobs it did not queue, or placed */
     free(regrouped);
     free(first);
     free(owned);
-    free(ids);
+    free(wait);
     free(reqs);
     free(tables);
     free(queue_index);
