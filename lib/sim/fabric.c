@@ -9,7 +9,7 @@
 #include "internal/columns.h"
 
 static const pl_column job_cols[] = {PL_COLUMN(pl_sim_fabric, rec), PL_COLUMN(pl_sim_fabric, placement),
-                                     PL_COLUMN(pl_sim_fabric, end)};
+                                     PL_COLUMN(pl_sim_fabric, end), PL_COLUMN(pl_sim_fabric, running)};
 static const pl_column comp_cols[] = {PL_COLUMN(pl_sim_fabric, comp_size), PL_COLUMN(pl_sim_fabric, comp_live),
                                       PL_COLUMN(pl_sim_fabric, comp_hosted), PL_COLUMN(pl_sim_fabric, comp_t0)};
 
@@ -99,7 +99,7 @@ static pl_status reschedule_sharers(pl_sim_fabric *f, int32_t skip, pl_fabric_pu
         return PL_OK;
     for (int32_t j = 0; j < f->n; j++) {
         const pl_nvme_sim_record *r = &f->rec[j];
-        if (j == skip || (r->composition < 0 && r->type != 3) || r->start_s < 0 || r->finish_s >= 0)
+        if (j == skip || (r->composition < 0 && r->type != 3) || !f->running[j])
             continue;
         double end;
         if (pl_disagg_placement(f->c, f->placement[j], NULL, NULL, NULL, NULL, &end))
@@ -124,12 +124,11 @@ pl_status pl_sim_fabric_start(pl_sim_fabric *f, int32_t j, const pl_disagg_decis
         return pl_err(PL_EINTERNAL, "NVMe simulation: the disagg module refused its own decision "
                                     "for workload %d: %s",
                       (int)j, pl_last_error());
-    int32_t node, comp;
+    int32_t comp;
     double end;
-    pl_disagg_placement(f->c, id, &node, &comp, NULL, NULL, &end);
+    pl_disagg_placement(f->c, id, NULL, &comp, NULL, NULL, &end);
     pl_nvme_sim_record *r = &f->rec[j];
-    r->start_s = now;
-    r->node = node;
+    f->running[j] = 1;
     r->composition = comp;
     r->decided_by = d->policy;
     if (d->policy == PL_DISAGG_MAX_COMPOSITION)
@@ -159,8 +158,7 @@ pl_status pl_sim_fabric_finish(pl_sim_fabric *f, int32_t j, double now, pl_fabri
     const pl_disagg_workload *w = &f->w[j];
     pl_nvme_sim_record *r = &f->rec[j];
     pl_disagg_release_at(f->c, f->placement[j], now);
-    r->finish_s = now;
-    r->missed = now > w->deadline_s;
+    f->running[j] = 0;
     f->run_cores -= w->cores;
     f->run_bw -= (double)w->nvme_bw_bytes_per_s;
     f->run_cap -= (double)w->nvme_cap_bytes;

@@ -15,7 +15,12 @@ typedef struct pl_sim_fabric {
     pl_disagg_cluster *c;     /* the live fabric (owned) */
     pl_disagg_totals tot;     /* of c when it is built */
     int reshare;              /* sharers' ends move when their sharing changes */
-    pl_nvme_sim_record *rec;  /* [n] (owned): the caller fills arrival, deadline, type, priority */
+    /* [n] (owned): the caller fills arrival, deadline, type and priority,
+     * the model what it decided (composition, its size and sharers, the
+     * rule that decided); start, finish, node and missed come from the
+     * simulator's own record of the job (nvme_sim.c) before summarising. */
+    pl_nvme_sim_record *rec;
+    uint8_t *running;         /* per job: started and not finished */
     const pl_disagg_workload *w; /* [n] the jobs as workloads (borrowed) */
     int32_t n;
     int32_t *placement;       /* per job: disagg placement id */
@@ -42,7 +47,8 @@ PL_INTERNAL pl_status pl_sim_fabric_init(pl_sim_fabric *f, pl_disagg_cluster *c,
 PL_INTERNAL void pl_sim_fabric_free(pl_sim_fabric *f);
 /* Time-weighted areas up to t (call at every event, in time order). */
 PL_INTERNAL void pl_sim_fabric_advance(pl_sim_fabric *f, double t);
-/* Job j starts now as decision d says. */
+/* Job j starts now as decision d says (its record gets the composition, its
+ * size and sharers and the deciding rule). */
 PL_INTERNAL pl_status pl_sim_fabric_start(pl_sim_fabric *f, int32_t j, const pl_disagg_decision *d, double now,
                                           pl_fabric_push_fn push, void *ctx);
 /* Job j finishes now. */

@@ -301,6 +301,17 @@ static pl_status run_sim(const pl_nvme_sim_opts *o, pl_sim_fabric *f, pl_disagg_
         pl_sim_use_fabric(sim, ops, f, choices);
         st = pl_sim_run(sim, &res);
     }
+    /* One record per job: the simulator's, which the model annotated. */
+    for (int32_t j = 0; j < f->n && !st; j++) {
+        pl_sim_job_record sr;
+        pl_nvme_sim_record *r = &f->rec[j];
+        if ((st = pl_sim_result_job(res, j, &sr)))
+            break;
+        r->start_s = sr.start;
+        r->finish_s = sr.finish;
+        r->node = sr.machine;
+        r->missed = sr.state != PL_SIM_DONE || sr.finish > f->w[j].deadline_s;
+    }
     pl_sim_result_free(res);
     pl_sim_free(sim);
     pl_jobset_free(set);
@@ -349,11 +360,9 @@ static pl_status simulate(const pl_nvme_sim_opts *o, const pl_disagg_workload *j
         pl_nvme_sim_record *rec = &f.rec[j];
         rec->arrival_s = jobs[j].arrival_s;
         rec->deadline_s = jobs[j].deadline_s;
-        rec->start_s = rec->finish_s = -1;
         rec->type = job_type(&jobs[j]);
         rec->high_priority = jobs[j].high_priority != 0;
-        rec->missed = 1; /* until it finishes in time */
-        rec->node = rec->composition = -1;
+        rec->composition = -1;
         rec->decided_by = policy; /* replaced by Eq. 4.4's pick when it runs */
     }
     if ((st = run_sim(o, &f, policy)))
