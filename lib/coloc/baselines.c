@@ -1,11 +1,14 @@
 /* The baselines of ch. 2 sec. 4.2 (Random, Greedy, HA, IA), built on the
  * search of sa.c: each places the applications one at a time in the
- * thesis's order, as an on-line step (the earlier ones fixed) searched
- * exhaustively under a rule predictor. The rule predictor is what makes a
- * baseline: the solo runtime (interference-ignorant), times a large penalty
- * for what the baseline may not take (another configuration, another
- * co-runner), so the step keeps the best allowed choice when one fits and
- * the least bad one otherwise. Node choice among equals is the search's
+ * thesis's order, the earlier ones fixed, each step searched exhaustively
+ * under a rule predictor. The rule predictor is what makes a baseline: the
+ * solo runtime (interference-ignorant), times a large penalty for what the
+ * baseline may not take (another configuration, another co-runner), so the
+ * step keeps the best allowed choice when one fits and the least bad one
+ * otherwise. A step looks ahead: the applications still to place are in its
+ * search too, costing nothing, so it only keeps a choice after which they
+ * all still fit (on a full cluster a greedy choice can otherwise strand the
+ * last one, doc/coloc.md sec. 2b). Node choice among equals is the search's
  * (joined groups first, then the lowest empty nodes). */
 #include <math.h>
 #include <stdlib.h>
@@ -21,13 +24,22 @@ typedef struct rule_ctx {
     const uint8_t *allowed;    /* [configs] NULL: every one */
     const int32_t *want_cfg;   /* [p->apps] IA: configuration of each app, -1 any (NULL: no rule) */
     const int32_t *partner;    /* [p->apps] IA: the only allowed co-runner, -1 none (NULL: no rule) */
-    int32_t last;              /* sub-problem index of the app being placed */
+    int32_t last;              /* sub-problem index of the app being placed; later ones are look-ahead */
 } rule_ctx;
 
 static pl_status rule_predict(void *ctx, const pl_coloc_query *q, double *runtime_s)
 {
     const rule_ctx *r = ctx;
     int32_t a = r->order[q->app];
+    if (q->app > r->last) {
+        /* not placed yet, only required to fit: its worst solo runtime adds
+         * log(1) = 0 to the objective, whatever its placement */
+        double worst = 0;
+        for (int32_t c = 0; c < r->p->configs; c++)
+            worst = fmax(worst, r->p->solo_runtime_s[(size_t)a * (size_t)r->p->configs + (size_t)c]);
+        *runtime_s = worst;
+        return PL_OK;
+    }
     double t = q->solo_runtime_s;
     if (r->allowed && !r->allowed[q->config])
         t *= RULE_PENALTY;
@@ -37,6 +49,8 @@ static pl_status rule_predict(void *ctx, const pl_coloc_query *q, double *runtim
         for (int32_t b = 0; b < q->cfg->blocks; b++) {
             int with_partner = 0;
             for (int32_t i = 0; i < q->corunners[b]; i++) {
+                if (q->corunner_app[b][i] > r->last)
+                    continue; /* a look-ahead app is not there yet */
                 int32_t o = r->order[q->corunner_app[b][i]];
                 if (o == r->partner[a])
                     with_partner = 1;
@@ -57,11 +71,13 @@ static pl_status rule_predict(void *ctx, const pl_coloc_query *q, double *runtim
     return PL_OK;
 }
 
-/* Place p's applications in the given order, each by an exhaustive step
- * under the rule predictor; out receives the placement in p's app order.
- * *penalised (may be NULL) is set when a step could only take a disallowed choice. */
-static pl_status place_in_order(const pl_coloc_problem *p, const int32_t *order, rule_ctx *rule,
-                                pl_coloc_placement *out, int *penalised)
+/* Place the first `count` of p's applications in the given order, each by
+ * an exhaustive step under the rule predictor that looks ahead over all of
+ * them; out receives their placement in p's app order (the others are left
+ * alone). *penalised (may be NULL) is set when a step could only take a
+ * disallowed choice. who names the baseline in errors. */
+static pl_status place_in_order(const pl_coloc_problem *p, const int32_t *order, int32_t count, rule_ctx *rule,
+                                pl_coloc_placement *out, int *penalised, const char *who)
 {
     int32_t n = p->apps, k = p->configs, R = p->vms;
     pl_coloc_placement sub = {0}, step = {0};
@@ -73,37 +89,43 @@ static pl_status place_in_order(const pl_coloc_problem *p, const int32_t *order,
         st = pl_coloc_placement_alloc(&step, n, R);
     if (penalised)
         *penalised = 0;
-    for (int32_t i = 0; i < n && !st; i++) {
+    for (int32_t i = 0; i < n && !st; i++)
         memcpy(solo + (size_t)i * (size_t)k, p->solo_runtime_s + (size_t)order[i] * (size_t)k,
                (size_t)k * sizeof *solo);
+    rule->order = order;
+    for (int32_t i = 0; i < count && !st; i++) {
         pl_coloc_problem q = *p;
-        q.apps = i + 1;
         q.fixed = i;
         q.fixed_placement = i ? &sub : NULL;
         q.solo_runtime_s = solo;
         q.predict = rule_predict;
         q.predict_ctx = rule;
-        rule->order = order;
         rule->last = i;
         pl_coloc_result res;
         st = pl_coloc_exhaustive_place(&q, 0, &step, &res);
+        /* each step keeps a choice with a completion, so only step 0 can find
+         * nothing: then no placement of them all exists */
+        if (st == PL_EINFEASIBLE) {
+            st = pl_err(PL_EINFEASIBLE, "%s: no placement of the %d applications fits the cluster", who, (int)n);
+            break;
+        }
         if (st)
             break;
-        /* allowed choices cost nothing, so a penalty shows as a drop of the
-         * mean log objective by at least log(RULE_PENALTY) / (i + 1) */
+        /* allowed choices cost nothing and look-ahead apps add 0, so a penalty
+         * shows as a drop of the summed log objective by at least log(RULE_PENALTY) */
         double free_obj = 0;
         for (int32_t j = 0; j <= i; j++) {
             double worst = 0, t = solo[(size_t)j * (size_t)k + (size_t)step.config[j]];
             for (int32_t c = 0; c < k; c++)
                 worst = fmax(worst, solo[(size_t)j * (size_t)k + (size_t)c]);
-            free_obj += log(worst / t) / (i + 1);
+            free_obj += log(worst / t);
         }
-        if (penalised && log(res.objective) < free_obj - 0.5 * log(RULE_PENALTY) / (i + 1))
+        if (penalised && n * log(res.objective) < free_obj - 0.5 * log(RULE_PENALTY))
             *penalised = 1;
         sub.config[i] = step.config[i];
         memcpy(sub.node + (size_t)i * (size_t)R, step.node + (size_t)i * (size_t)R, (size_t)R * sizeof *sub.node);
     }
-    for (int32_t i = 0; i < n && !st; i++) {
+    for (int32_t i = 0; i < count && !st; i++) {
         out->config[order[i]] = sub.config[i];
         memcpy(out->node + (size_t)order[i] * (size_t)R, sub.node + (size_t)i * (size_t)R,
                (size_t)R * sizeof *out->node);
@@ -160,7 +182,7 @@ pl_status pl_coloc_solo_greedy_place(const pl_coloc_problem *p, int consolidated
         order[i] = a;
     }
     rule_ctx rule = {.p = p, .allowed = allowed};
-    st = place_in_order(p, order, &rule, out, NULL);
+    st = place_in_order(p, order, n, &rule, out, NULL, "pl_coloc_solo_greedy_place");
 done:
     free(allowed);
     free(order);
@@ -174,7 +196,7 @@ pl_status pl_coloc_random_place(const pl_coloc_problem *p, uint64_t seed, pl_col
     if (st)
         return st;
     pl_coloc_problem q = *p;
-    rule_ctx rule = {.p = p};
+    rule_ctx rule = {.p = p, .last = p->apps - 1};
     int32_t *identity = pl_alloc((size_t)p->apps, sizeof *identity);
     if (!identity)
         return PL_ENOMEM;
@@ -262,9 +284,8 @@ pl_status pl_coloc_ia_place(const pl_coloc_problem *p, const int32_t *dominant, 
             want[a] = scaled[(first + t) % nscaled];
             if (partner[a] >= 0)
                 want[partner[a]] = want[a];
-            pl_coloc_problem q = *p;
-            q.apps = partner[a] >= 0 ? i + 2 : i + 1;
-            st = place_in_order(&q, order, &rule, out, &penalised);
+            st = place_in_order(p, order, partner[a] >= 0 ? i + 2 : i + 1, &rule, out, &penalised,
+                                "pl_coloc_ia_place");
         }
         if (penalised && !st) { /* no scaled-out configuration fits the pair: any */
             want[a] = -1;
@@ -273,7 +294,7 @@ pl_status pl_coloc_ia_place(const pl_coloc_problem *p, const int32_t *dominant, 
         }
     }
     if (!st)
-        st = place_in_order(p, order, &rule, out, NULL);
+        st = place_in_order(p, order, n, &rule, out, NULL, "pl_coloc_ia_place");
 done:
     free(order);
     free(partner);

@@ -142,6 +142,77 @@ static void test_ia_pairs_apart(void **s)
     pl_coloc_placement_free(&pl);
 }
 
+/* The dead end of a one-application-at-a-time baseline on a full cluster:
+ * 3 nodes of 4 slots, 3 applications of 4 VMs (12 slots), one configuration
+ * of two blocks each filling half a node (2 VMs on 1 node). Two blocks of an
+ * application never share a node (the co-runner rule), so each node must
+ * take blocks of two different applications. Without looking ahead, A takes
+ * nodes 0 and 1, B joins both (joined groups first), and C's two blocks are
+ * left one node: no placement. Looking ahead, B keeps node 0 but opens node
+ * 2 for its second block, and C gets nodes 1 and 2. */
+static const int32_t ring_nodes[1] = {3}, ring_slots[1] = {4};
+static const pl_coloc_cluster ring = {1, ring_nodes, ring_slots};
+static const double ring_solo[3] = {10, 20, 30};
+
+static pl_coloc_problem ring_problem(const pl_coloc_config *cf)
+{
+    return (pl_coloc_problem){.cluster = &ring, .apps = 3, .vms = 4, .configs = 1, .config = cf,
+                              .solo_runtime_s = ring_solo, .predict = never};
+}
+
+static void test_greedy_looks_ahead(void **s)
+{
+    (void)s;
+    static const pl_coloc_config halves = {.blocks = 2, .block_type = {0, 0}, .vms_per_node = 2, .types = 1,
+                                           .consolidated = 1};
+    /* the VMs' nodes: A 0 0 1 1, B 0 0 2 2, C 1 1 2 2 (order by r_worst / r_best: all 1, so A, B, C) */
+    static const int32_t want[3 * 4] = {0, 0, 1, 1, 0, 0, 2, 2, 1, 1, 2, 2};
+    pl_coloc_problem p = ring_problem(&halves);
+    pl_coloc_placement pl = {0};
+    assert_pl_ok(pl_coloc_placement_alloc(&pl, 3, 4));
+    for (int consolidated_only = 0; consolidated_only < 2; consolidated_only++) { /* HA, then Greedy */
+        memset(pl.node, 0xff, sizeof want);
+        assert_pl_ok(pl_coloc_solo_greedy_place(&p, consolidated_only, &pl));
+        assert_memory_equal(pl.node, want, sizeof want);
+    }
+    p.predict = solo_only;
+    double obj;
+    assert_pl_ok(pl_coloc_evaluate(&p, &pl, &obj)); /* it keeps the co-runner rule */
+    /* with one node fewer nothing fits: the error names the baseline */
+    static const int32_t two[1] = {2};
+    const pl_coloc_cluster small = {1, two, ring_slots};
+    p.cluster = &small;
+    assert_pl_status(pl_coloc_solo_greedy_place(&p, 1, &pl), PL_EINFEASIBLE);
+    assert_non_null(strstr(pl_last_error(), "pl_coloc_solo_greedy_place: no placement of the 3 applications"));
+    pl_coloc_placement_free(&pl);
+}
+
+/* IA on the same ring (the configuration labelled scaled-out): the pair
+ * cannot share both its nodes, since that strands the third application, so
+ * it shares one; every node then holds two blocks of different applications. */
+static void test_ia_looks_ahead(void **s)
+{
+    (void)s;
+    static const pl_coloc_config halves = {.blocks = 2, .block_type = {0, 0}, .vms_per_node = 2, .types = 1,
+                                           .consolidated = 0};
+    pl_coloc_problem p = ring_problem(&halves);
+    const int32_t dominant[3] = {0, 1, 0};
+    pl_coloc_placement pl = {0};
+    assert_pl_ok(pl_coloc_placement_alloc(&pl, 3, 4));
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        assert_pl_ok(pl_coloc_ia_place(&p, dominant, seed, &pl));
+        int per_node[3] = {0};
+        for (int a = 0; a < 3; a++) {
+            assert_int_not_equal(pl.node[a * 4], pl.node[a * 4 + 2]);
+            per_node[pl.node[a * 4]]++;
+            per_node[pl.node[a * 4 + 2]]++;
+        }
+        for (int g = 0; g < 3; g++)
+            assert_int_equal(per_node[g], 2);
+    }
+    pl_coloc_placement_free(&pl);
+}
+
 static void test_random(void **s)
 {
     (void)s;
@@ -184,6 +255,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_greedy), cmocka_unit_test(test_ha), cmocka_unit_test(test_ia), cmocka_unit_test(test_ia_pairs_apart),
+        cmocka_unit_test(test_greedy_looks_ahead), cmocka_unit_test(test_ia_looks_ahead),
         cmocka_unit_test(test_random), cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

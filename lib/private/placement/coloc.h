@@ -361,10 +361,15 @@ pl_status pl_coloc_exhaustive_place(const pl_coloc_problem *prob, int64_t max_ev
  *        allowed configuration with the smallest solo runtime that still
  *        fits (interference is ignored). Greedy allows the most consolidated
  *        homogeneous configurations (C2 and C6 of Table 2.3) and, when none
- *        fits, takes the smallest solo runtime among those that do.
+ *        fits, takes the smallest solo runtime among those that do. "Fits"
+ *        means the applications after it can still all be placed (each step
+ *        looks ahead, doc/coloc.md sec. 2b), so an application is never left
+ *        unplaced when some placement of them all exists.
  *        prob->predict is not called (batch: prob->fixed must be 0).
+ *        Exponential in the applications, like pl_coloc_exhaustive_place().
  * \param out allocated with pl_coloc_placement_alloc() for prob->apps.
- * \return ::PL_OK; ::PL_EINVAL; ::PL_EINFEASIBLE (an application fits nowhere); ::PL_ENOMEM.
+ * \return ::PL_OK; ::PL_EINVAL; ::PL_EINFEASIBLE (no placement of all the
+ *         applications fits the cluster); ::PL_ENOMEM.
  */
 pl_status pl_coloc_solo_greedy_place(const pl_coloc_problem *prob, int consolidated_only,
                                      pl_coloc_placement *out);
@@ -383,7 +388,9 @@ pl_status pl_coloc_random_place(const pl_coloc_problem *prob, uint64_t seed, pl_
  *        a different dominant resource where possible, and each pair put on
  *        the same nodes in a random scaled-out configuration (C1, C3 or C5
  *        of Table 2.3); a pair that no scaled-out configuration can hold any
- *        more takes the least-penalised placement (doc/coloc.md).
+ *        more takes the least-penalised placement (doc/coloc.md). As in
+ *        pl_coloc_solo_greedy_place(), a choice must leave room for the
+ *        applications placed after it.
  * \param dominant [prob->apps] dominant-resource class of each application
  *        (any integers: equal values compete).
  * \return as pl_coloc_solo_greedy_place().
