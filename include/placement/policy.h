@@ -246,7 +246,8 @@ typedef struct pl_policy_ops {
      *  or 0 (NULL member): deciding again only helps after an event. A
      *  scheduler that gets a positive answer calls again periodically. */
     int32_t (*idle_rounds)(const void *state);
-    /** ::PL_POLICY_CPU_JOBS and other capability bits (0: none). */
+    /** ::PL_POLICY_CPU_JOBS (0: none); the other bits are reserved for the
+     *  library's own policies (pl_policy_register() refuses them). */
     uint32_t flags;
     /** Constant data of this policy, handed to \c place in
      *  pl_policy_request::data: several registered policies may share one

@@ -177,6 +177,14 @@ static void test_rejects_and_choices(void **state)
     int32_t id = -1;
     assert_int_equal(pl_disagg_placement(live, 0, NULL, NULL, NULL, NULL, NULL), PL_EINVAL);
     (void)id;
+    /* The rules' storage bit is the library's: a registered policy may not set it. */
+    pl_policy_ops mine = *pl_nvme_rule_ops(PL_DISAGG_FIRST_FIT);
+    mine.name = "test-nvme-copy";
+    assert_int_equal(pl_policy_register(&mine), PL_EINVAL);
+    assert_non_null(strstr(pl_last_error(), "PL_POLICY_CPU_JOBS"));
+    mine.flags = PL_POLICY_CPU_JOBS;
+    assert_pl_ok(pl_policy_register(&mine));
+    assert_pl_ok(pl_policy_unregister("test-nvme-copy"));
     /* Too few choices for the queue, a foreign options struct, a bad clock. */
     ro.cap = 2;
     pl_decision *bad = NULL;

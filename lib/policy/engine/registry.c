@@ -43,6 +43,11 @@ pl_status pl_policy_register(const pl_policy_ops *ops)
 {
     if (!ops || !ops->name || !ops->place || !ops->name[0])
         return pl_err(PL_EINVAL, "pl_policy_register: ops needs a non-empty name and a place function");
+    /* The other bits are the library's (PL_POLICY_OWN_STORAGE: a policy
+     * outside it cannot plan storage, so its jobs would get none). */
+    if (ops->version >= 2 && (ops->flags & ~PL_POLICY_CPU_JOBS))
+        return pl_err(PL_EINVAL, "pl_policy_register: policy \"%s\": flags 0x%x has bits other than "
+                      "PL_POLICY_CPU_JOBS", ops->name, (unsigned)ops->flags);
     return pl_registry_add(&reg, ops, "pl_policy_register");
 }
 
