@@ -497,6 +497,10 @@ void pl_coloc_sa_opts_init(pl_coloc_sa_opts *o)
 
 #define INIT_ATTEMPTS 100
 
+/* Consecutive moves that did not fit after which the current state is taken
+ * as one that admits none: the annealing restarts (doc/coloc.md sec. 2). */
+#define STALL_MOVES 100
+
 /* Random feasible start: the movable applications in random order, each in a random config that fits. */
 static int random_start(sctx *c, sstate *s, const sstate *base, uint64_t *rng, int32_t *order)
 {
@@ -581,10 +585,27 @@ pl_status pl_coloc_sa_place(const pl_coloc_problem *prob, const pl_coloc_sa_opts
     int64_t accepted = 0;
     double temp = o->initial_temperature;
     if (c.apps > prob->fixed)
-        for (int64_t it = 0; it < o->iterations; it++, temp *= o->cooling) {
+        for (int64_t it = 0, skipped = 0; it < o->iterations; it++, temp *= o->cooling) {
             state_copy(&c, &c.s, &cur);
-            if (!sa_move(&c, &c.s, &rng))
+            if (!sa_move(&c, &c.s, &rng)) {
+                /* a state every move of which leaves an application without
+                 * room (a full cluster can have such states) would be kept to
+                 * the end: start again from a new random state, same stream */
+                if (++skipped < STALL_MOVES)
+                    continue;
+                skipped = 0;
+                if (!random_start(&c, &c.s, &base, &rng, order))
+                    continue;
+                if ((st = evaluate(&c, &c.s, &f)) != PL_OK)
+                    goto done;
+                state_copy(&c, &cur, &c.s);
+                if (f > fbest) {
+                    fbest = f;
+                    state_copy(&c, &best, &cur);
+                }
                 continue;
+            }
+            skipped = 0;
             double g;
             if ((st = evaluate(&c, &c.s, &g)) != PL_OK)
                 goto done;

@@ -304,6 +304,84 @@ static void test_sa_deterministic(void **state)
     pl_coloc_placement_free(&b);
 }
 
+/* States that admit no move (doc/coloc.md sec. 2, "Stalls"): 3 nodes of 3
+ * slots, 3 apps of 3 VMs (the cluster exactly full), two configurations:
+ * CONS (one node, 3 VMs) and SPREAD (three nodes, 1 VM each). Only two
+ * placements fit: all-CONS (one app a node) and all-SPREAD (one group on
+ * the three nodes); a CONS app fills a node, which leaves no three nodes
+ * for a SPREAD one. From all-CONS, app a to SPREAD needs three empty nodes
+ * and lifting a second app empties only two, so every move is skipped (and
+ * likewise from all-SPREAD, where no node is ever empty). Solo 10 s on
+ * CONS, 5 s on SPREAD, no interference: all-SPREAD is the optimum
+ * (speed-up 2 each, objective 2), all-CONS gives 1. A start is all-CONS
+ * when the first app draws CONS: 1 in 2. */
+enum { CONS, SPREAD };
+static const double stall_solo[3 * 2] = { 10, 5, 10, 5, 10, 5 };
+
+static pl_status solo_predict(void *ctx, const pl_coloc_query *q, double *r)
+{
+    (void)ctx;
+    *r = q->solo_runtime_s;
+    return PL_OK;
+}
+
+static void test_sa_restarts_from_a_stalled_start(void **state)
+{
+    (void)state;
+    static const int32_t nodes[1] = { 3 }, slots[1] = { 3 };
+    static const pl_coloc_cluster three = { 1, nodes, slots };
+    static const pl_coloc_config two[2] = {
+        [CONS] = { .blocks = 1, .block_type = { 0 }, .vms_per_node = 3, .types = 1, .consolidated = 1 },
+        [SPREAD] = { .blocks = 1, .block_type = { 0 }, .vms_per_node = 1, .types = 1, .consolidated = 0 },
+    };
+    pl_coloc_problem p;
+    memset(&p, 0, sizeof p);
+    p.cluster = &three;
+    p.apps = 3;
+    p.vms = 3;
+    p.configs = 2;
+    p.config = two;
+    p.solo_runtime_s = stall_solo;
+    p.predict = solo_predict;
+    const double opt = 2;
+    pl_coloc_placement pl;
+    assert_pl_ok(pl_coloc_placement_alloc(&pl, 3, 3));
+    pl_coloc_result r;
+    assert_pl_ok(pl_coloc_exhaustive_place(&p, 0, &pl, &r));
+    assert_true(fabs(r.objective - opt) < 1e-12);
+    pl_coloc_sa_opts o;
+    pl_coloc_sa_opts_init(&o);
+    int stalled = 0;
+    for (uint64_t seed = 1; seed <= 16; seed++) {
+        o.seed = seed;
+        o.iterations = 0; /* the start alone */
+        assert_pl_ok(pl_coloc_sa_place(&p, &o, &pl, &r));
+        int all_cons = pl.config[0] == CONS && pl.config[1] == CONS && pl.config[2] == CONS;
+        assert_true(fabs(r.objective - (all_cons ? 1.0 : opt)) < 1e-12);
+        if (all_cons) {
+            stalled++;
+            /* 99 moves: all skipped, nothing but the start evaluated */
+            o.iterations = 99;
+            assert_pl_ok(pl_coloc_sa_place(&p, &o, &pl, &r));
+            assert_true(r.objective == 1.0);
+            assert_int_equal(r.evaluations, 1);
+            assert_int_equal(r.accepted, 0);
+        }
+        /* with the default 2000 moves every seed reaches the optimum */
+        o.iterations = 2000;
+        assert_pl_ok(pl_coloc_sa_place(&p, &o, &pl, &r));
+        assert_true(fabs(r.objective - opt) < 1e-12);
+        for (int a = 0; a < 3; a++)
+            assert_int_equal(pl.config[a], SPREAD);
+        double check;
+        assert_pl_ok(pl_coloc_evaluate(&p, &pl, &check));
+        assert_true(fabs(check - opt) < 1e-12);
+    }
+    /* the stalled starts exist (seeds 1, 3, 5, 7, 12, 13 and 15 of these) */
+    assert_true(stalled >= 1);
+    pl_coloc_placement_free(&pl);
+}
+
 static void test_features_and_model_predictor(void **state)
 {
     (void)state;
@@ -454,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_sa_larger_cluster),
         cmocka_unit_test(test_sa_online_reaches_exhaustive),
         cmocka_unit_test(test_sa_deterministic),
+        cmocka_unit_test(test_sa_restarts_from_a_stalled_start),
         cmocka_unit_test(test_features_and_model_predictor),
         cmocka_unit_test(test_sa_with_learned_model),
         cmocka_unit_test(test_errors),

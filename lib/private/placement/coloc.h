@@ -334,7 +334,7 @@ pl_status pl_coloc_evaluate(const pl_coloc_problem *prob, const pl_coloc_placeme
 /**
  * \brief `sa-placement`: simulated annealing over candidate configurations
  *        and block-to-node-group placements (batch mode, or on-line when
- *        prob->fixed > 0). Returns the best placement seen.
+ *        prob->fixed > 0). Returns the best placement seen. After 100 moves in a row that do not fit, it restarts from a new random start (doc/coloc.md, "Stalls").
  * \param out allocated by the caller with pl_coloc_placement_alloc(); the
  *        fixed applications' entries are copied through.
  * \return ::PL_OK; ::PL_EINVAL; ::PL_EINFEASIBLE (no feasible initial
