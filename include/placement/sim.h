@@ -397,7 +397,9 @@ typedef struct pl_sim_trace pl_sim_trace;
  * `size` (the interference profile's workload and batch size), `duration`
  * (s; used when the profile cannot time the job), `deadline` (or `slo`: s
  * after arrival, pl_job_set_slo()), `priority` (higher first in the queue),
- * `min_utility`, `startup` (startup delay, s) and `name`.
+ * `min_utility`, `startup` (startup delay, s), `name`, and the job's NVMe
+ * demand `storage_bw` (MB/s, 10^6 B/s) and `storage` (GB, 10^9 bytes), all
+ * of it on task 0 (pl_task_demand.storage_bw, storage_bytes).
  * \param[out] out released with pl_sim_trace_free().
  * \return ::PL_OK; ::PL_EIO (unreadable file); ::PL_EPARSE (the message
  *         starts with "FILE:LINE: column 'NAME': " in CSV, or "FILE: $.jobs[3].gpus: "

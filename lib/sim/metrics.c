@@ -114,14 +114,12 @@ pl_status pl_sim_metrics_init(srun *r)
         x->stranded += stranded_of(r, m);
     for (int32_t i = 0; i < s->ngpus; i++)
         pl_sim_metrics_gpu(r, s->gpus[i]);
-    int64_t bw = 0, bw_used = 0;
     for (int32_t i = 0; i < s->nstorage; i++) {
         int64_t cap = 0, alloc = 0;
         pl_topology_amount(r->topo, s->storage[i], PL_RES_BANDWIDTH, &cap, &alloc, NULL);
-        bw += cap;
-        bw_used += alloc;
+        x->nvme_bw_total += cap;
+        x->nvme_bw_used += alloc;
     }
-    x->nvme_util = bw > 0 ? (double)bw_used / (double)bw : -1;
     return PL_OK;
 }
 
@@ -133,6 +131,12 @@ void pl_sim_metrics_free(srun *r)
     free(r->m.gstate);
     free(r->m.failed);
     memset(&r->m, 0, sizeof r->m);
+}
+
+static int is_storage(const pl_topology *t, int32_t v)
+{
+    pl_vertex_info vi;
+    return pl_topology_vertex(t, v, &vi) == PL_OK && vi.kind == PL_VK_STORAGE;
 }
 
 void pl_sim_metrics_plan(srun *r, const pl_plan_item *items, int32_t n, int sign)
@@ -147,6 +151,9 @@ void pl_sim_metrics_plan(srun *r, const pl_plan_item *items, int32_t n, int sign
             r->m.cores_used += sign * items[i].amount;
             if (m >= 0 && r->m.mach_has_cores[m])
                 machine_delta(r, m, 0, -sign * items[i].amount);
+        } else if (items[i].res == PL_RES_BANDWIDTH && is_storage(r->topo, v)) {
+            /* A task's NVMe demand (the engine's storage step). */
+            r->m.nvme_bw_used += sign * items[i].amount;
         }
     }
 }
@@ -161,7 +168,7 @@ static void fill(const srun *r, double t, pl_sim_sample *p)
     p->gpus_failed = x->gpus_failed;
     p->gpu_util = x->gpus_total > 0 ? (double)x->gpus_used / x->gpus_total : 0;
     p->core_util = x->cores_total > 0 ? (double)x->cores_used / (double)x->cores_total : -1;
-    p->nvme_util = x->nvme_util;
+    p->nvme_util = x->nvme_bw_total > 0 ? (double)x->nvme_bw_used / (double)x->nvme_bw_total : -1;
     p->fragmentation = x->free_gpus > 0 ? (double)x->stranded / (double)x->free_gpus : 0;
     p->remote_gpus = r->remote_gpus;
 }

@@ -155,7 +155,7 @@ typedef struct sjob {
 typedef struct smetrics {
     int32_t gpus_total, gpus_used, gpus_failed;
     int64_t cores_total, cores_used;
-    double nvme_util;           /* constant: the simulator's jobs never take storage */
+    int64_t nvme_bw_total, nvme_bw_used; /* PL_RES_BANDWIDTH of the storage devices */
     int32_t *mach_free_gpus;    /* per machine ordinal */
     int64_t *mach_free_cores;
     int *mach_has_cores;

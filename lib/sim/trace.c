@@ -18,6 +18,13 @@
 #define GIB 1073741824.0
 #define MAX_GPUS 4096
 #define MAX_MEMORY_GIB 8.0e9
+/* NVMe demands in decimal units, as devices are rated and as the topology
+ * JSON's capacities read (2e9 B/s = 2000 MB/s, 600e9 B = 600 GB); the
+ * bounds keep the bytes below 2^63. */
+#define MB 1.0e6
+#define GB 1.0e9
+#define MAX_STORAGE_BW_MBPS 1.0e12
+#define MAX_STORAGE_GB 1.0e9
 
 struct pl_sim_trace {
     pl_jobset *jobs;
@@ -34,15 +41,16 @@ static const pl_column job_cols[] = {PL_COLUMN(pl_sim_trace, priority), PL_COLUM
 typedef struct trace_row {
     const char *name, *type, *size;
     double arrival, cores, memory_gib, duration, deadline, priority, min_utility, startup;
+    double storage_bw_mbps, storage_gb;
     int64_t gpus;
 } trace_row;
 
 /* The columns (CSV) and keys (JSON), aliases after their main name. */
 enum { C_NAME, C_ARRIVAL, C_GPUS, C_TASKS, C_CORES, C_MEMORY, C_TYPE, C_PROFILE, C_WORKLOAD, C_SIZE,
-       C_DURATION, C_DEADLINE, C_SLO, C_PRIORITY, C_MIN_UTILITY, C_STARTUP, C_COUNT };
+       C_DURATION, C_DEADLINE, C_SLO, C_PRIORITY, C_MIN_UTILITY, C_STARTUP, C_STORAGE_BW, C_STORAGE, C_COUNT };
 static const char *const columns[] = {"name", "arrival", "gpus", "tasks", "cores", "memory", "type",
                                       "profile", "workload", "size", "duration", "deadline", "slo",
-                                      "priority", "min_utility", "startup", NULL};
+                                      "priority", "min_utility", "startup", "storage_bw", "storage", NULL};
 
 static pl_status build_job(const trace_row *w, int64_t index, pl_job **out)
 {
@@ -55,12 +63,16 @@ static pl_status build_job(const trace_row *w, int64_t index, pl_job **out)
         return st;
     int64_t cores = (int64_t)llround(w->cores), memory = (int64_t)llround(w->memory_gib * GIB);
     int64_t k = w->gpus > 0 ? w->gpus : 1;
-    /* Whole units cannot split evenly; the remainder goes to task 0. */
+    /* Whole units cannot split evenly; the remainder goes to task 0. The
+     * NVMe demand is one volume: all of it on task 0, so one device holds
+     * it (split, the engine would give each task its own device). */
     for (int64_t i = 0; !st && i < k; i++) {
         pl_task_demand d = {.gpus = w->gpus > 0, .cores = cores / k, .memory = memory / k};
         if (i == 0) {
             d.cores += cores % k;
             d.memory += memory % k;
+            d.storage_bw = (int64_t)llround(w->storage_bw_mbps * MB);
+            d.storage_bytes = (int64_t)llround(w->storage_gb * GB);
         }
         st = pl_job_add_task(job, &d, NULL);
     }
@@ -158,7 +170,9 @@ static pl_status csv_row(const pl_csv *c, const int32_t *col, trace_row *w)
                             PL_SIM_MAX_SECONDS, 1, 0, &w->deadline)) ||
         (st = pl_csv_number(c, col[C_PRIORITY], "priority", -1e15, 1e15, 1, 0, &w->priority)) ||
         (st = pl_csv_number(c, col[C_MIN_UTILITY], "min_utility", 0, 1, 1, 0, &w->min_utility)) ||
-        (st = pl_csv_number(c, col[C_STARTUP], "startup", 0, PL_SIM_MAX_SECONDS, 1, 0, &w->startup)))
+        (st = pl_csv_number(c, col[C_STARTUP], "startup", 0, PL_SIM_MAX_SECONDS, 1, 0, &w->startup)) ||
+        (st = pl_csv_number(c, col[C_STORAGE_BW], "storage_bw", 0, MAX_STORAGE_BW_MBPS, 1, 0, &w->storage_bw_mbps)) ||
+        (st = pl_csv_number(c, col[C_STORAGE], "storage", 0, MAX_STORAGE_GB, 1, 0, &w->storage_gb)))
         return st;
     return PL_OK;
 }
@@ -264,7 +278,9 @@ static pl_status json_row(const json_t *o, const char *path, trace_row *w)
         (sk && (st = json_opt_number(o, path, sk, 0, PL_SIM_MAX_SECONDS, &w->deadline))) ||
         (st = json_opt_number(o, path, "priority", -1e15, 1e15, &w->priority)) ||
         (st = json_opt_number(o, path, "min_utility", 0, 1, &w->min_utility)) ||
-        (st = json_opt_number(o, path, "startup", 0, PL_SIM_MAX_SECONDS, &w->startup)))
+        (st = json_opt_number(o, path, "startup", 0, PL_SIM_MAX_SECONDS, &w->startup)) ||
+        (st = json_opt_number(o, path, "storage_bw", 0, MAX_STORAGE_BW_MBPS, &w->storage_bw_mbps)) ||
+        (st = json_opt_number(o, path, "storage", 0, MAX_STORAGE_GB, &w->storage_gb)))
         return st;
     return PL_OK;
 }

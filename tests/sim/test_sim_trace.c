@@ -1,6 +1,6 @@
 /* Workload traces: the CSV and JSON forms, SC17 detection, errors with
- * file, line and column, priorities in the queue, CPU-only jobs
- * (doc/simulator.md sec. 6b). */
+ * file, line and column, priorities in the queue, CPU-only jobs, NVMe
+ * demands (doc/simulator.md sec. 6b). */
 #include <unistd.h>
 #include "simtest.h"
 
@@ -166,6 +166,73 @@ static void test_cpu_only_jobs(void **s)
     pl_topology_free(topo);
 }
 
+/* NVMe demands: storage_bw in MB/s and storage in GB (decimal), all of a
+ * job's on task 0 (one volume, one device); cores still split. */
+static void check_storage_jobs(const pl_sim_trace *t)
+{
+    const pl_jobset *js = pl_sim_trace_jobs(t);
+    assert_int_equal(pl_jobset_count(js), 3);
+    const pl_job *a = pl_jobset_get(js, 0), *b = pl_jobset_get(js, 1), *c = pl_jobset_get(js, 2);
+    pl_task_demand d0, d1;
+    assert_int_equal(pl_job_task_count(a), 2);
+    assert_pl_ok(pl_job_task(a, 0, &d0));
+    assert_pl_ok(pl_job_task(a, 1, &d1));
+    assert_true(d0.storage_bw == 1500000000LL && d0.storage_bytes == 250000000000LL);
+    assert_true(d1.storage_bw == 0 && d1.storage_bytes == 0);
+    assert_true(d0.cores == 3 && d1.cores == 2);
+    assert_pl_ok(pl_job_task(b, 0, &d0));
+    assert_true(d0.storage_bw == 2500000 && d0.storage_bytes == 0); /* 2.5 MB/s, no bytes */
+    assert_pl_ok(pl_job_task(c, 0, &d0));
+    assert_true(d0.storage_bw == 0 && d0.storage_bytes == 0); /* neither given */
+}
+
+static void test_storage_columns(void **s)
+{
+    (void)s;
+    pl_sim_trace *t = load("arrival,gpus,cores,storage_bw,storage\n"
+                           "0,2,5,1500,250\n"
+                           "1,1,0,2.5,\n"
+                           "2,1,0,,\n");
+    check_storage_jobs(t);
+    pl_sim_trace_free(t);
+    assert_pl_ok(pl_sim_trace_load_string("{\"jobs\": [\n"
+                                          " {\"arrival\": 0, \"gpus\": 2, \"cores\": 5, \"storage_bw\": 1500, \"storage\": 250},\n"
+                                          " {\"arrival\": 1, \"gpus\": 1, \"storage_bw\": 2.5},\n"
+                                          " {\"arrival\": 2, \"gpus\": 1}\n"
+                                          "]}", 0, NULL, &t));
+    check_storage_jobs(t);
+    pl_sim_trace_free(t);
+}
+
+/* One Minsky and a pool of ONE NVMe device, 2000 MB/s and 600 GB
+ * (minsky-one-nvme.json). a (1 GPU, 10 s, 1500 MB/s) at 0 and b (1 GPU,
+ * 5 s, 1200 MB/s) at 1 each need more than half of it: b waits for a
+ * although 3 GPUs are free, and runs 10-15. nvme_util: 0.75 over [0, 10],
+ * 0.6 over [10, 15]: mean 10.5/15. */
+static void test_storage_run(void **s)
+{
+    (void)s;
+    char path[PL_PATH_MAX];
+    pl_topology *topo = NULL;
+    assert_pl_ok(pl_topology_load_json(pl_test_data(path, "topologies/minsky-one-nvme.json"), &topo));
+    pl_sim_trace *t = load("name,arrival,gpus,duration,storage_bw,storage\n"
+                           "a,0,1,10,1500,100\n"
+                           "b,1,1,5,1200,10\n");
+    static const char *const policies[] = {"fcfs", "topo-aware"};
+    for (int p = 0; p < 2; p++) {
+        pl_sim_result *r = run_trace(topo, t, policies[p]);
+        pl_sim_job_record a = sim_rec(r, 0), b = sim_rec(r, 1);
+        assert_true(a.start == 0 && a.finish == 10);
+        assert_true(b.start == 10 && b.finish == 15);
+        pl_sim_summary m = sim_sum(r);
+        assert_true(m.mean_nvme_util > 0);
+        assert_true(fabs(m.mean_nvme_util - 10.5 / 15) < SIM_EPS);
+        pl_sim_result_free(r);
+    }
+    pl_sim_trace_free(t);
+    pl_topology_free(topo);
+}
+
 static void trace_error(const char *text, const char *want)
 {
     pl_sim_trace *t = (pl_sim_trace *)1;
@@ -190,6 +257,14 @@ static void test_errors(void **s)
     trace_error("arrival,gpus\n,1\n", "bad.csv:2: column 'arrival': missing value");
     trace_error("arrival,gpus\nnan,1\n", "column 'arrival': expected a number, got 'nan'");
     trace_error("arrival,gpus,min_utility\n0,1,2\n", "column 'min_utility': expected a number in [0, 1]");
+    trace_error("arrival,gpus,storage_bw\n0,1,-1\n", "bad.csv:2: column 'storage_bw': expected a number in [0,");
+    trace_error("arrival,gpus,storage\n0,1,-0.5\n", "bad.csv:2: column 'storage': expected a number in [0,");
+    trace_error("arrival,gpus,storage_bw\n0,1,nan\n", "bad.csv:2: column 'storage_bw': expected a number, got 'nan'");
+    trace_error("arrival,gpus,storage\n0,1,NaN\n", "bad.csv:2: column 'storage': expected a number, got 'NaN'");
+    trace_error("arrival,gpus,storage_bw\n0,1,1e13\n", "column 'storage_bw': expected a number in [0, 1e+12]");
+    trace_error("{\"jobs\": [{\"arrival\": 0, \"gpus\": 1, \"storage_bw\": -1}]}", "bad.csv: $.jobs[0].storage_bw");
+    trace_error("{\"jobs\": [{\"arrival\": 0, \"gpus\": 1, \"storage\": -2}]}", "bad.csv: $.jobs[0].storage");
+    trace_error("{\"jobs\": [{\"arrival\": 0, \"gpus\": 1, \"storage\": \"5\"}]}", "bad.csv: $.jobs[0].storage");
     trace_error("arrival,gpus\n0,1,3\n", "bad.csv:2: 3 fields, the header has 2");
     trace_error("arrival,gpus,name\n0,1,\"x\"\n", "quoted fields are not supported");
     trace_error("", "bad.csv: empty (no header line)");
@@ -268,6 +343,8 @@ int main(void)
         cmocka_unit_test(test_cpu_only_jobs),  cmocka_unit_test(test_errors),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_byte_order_mark),
+        cmocka_unit_test(test_storage_columns),
+        cmocka_unit_test(test_storage_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
