@@ -317,7 +317,7 @@ static pl_status check_nvme(const pl_disagg_cluster *c, const pl_disagg_workload
     const char *fn = "pl_disagg_apply";
     if (d->n_new_devices < 0)
         return pl_err(PL_EINVAL, "%s: negative device count", fn);
-    if (!dg_uses_nvme(w)) {
+    if (!pl_disagg_uses_nvme(w)) {
         if (d->composition != -1 || d->n_new_devices != 0)
             return pl_err(PL_EINVAL, "%s: workload uses no NVMe but the decision names a composition", fn);
         return PL_OK;
@@ -376,7 +376,7 @@ static pl_status check_gpu(const pl_disagg_cluster *c, const pl_disagg_workload 
                            const pl_disagg_decision *d, int32_t *corunners)
 {
     const char *fn = "pl_disagg_apply";
-    if (!dg_uses_gpu(w)) {
+    if (!pl_disagg_uses_gpu(w)) {
         if (d->gpu != -1 || d->vgpu != -1 || d->partition != 0)
             return pl_err(PL_EINVAL, "%s: workload uses no GPU but the decision names one", fn);
         return PL_OK;

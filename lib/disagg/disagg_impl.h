@@ -76,14 +76,6 @@ static inline int dg_place_alive(const pl_disagg_cluster *c, int64_t id)
 
 /* Checks of a workload shared by decide and apply (sets the error). */
 PL_INTERNAL pl_status dg_check_workload(const pl_disagg_workload *w, const char *fn);
-static inline int dg_uses_nvme(const pl_disagg_workload *w)
-{
-    return w->nvme_bw_bytes_per_s > 0 || w->nvme_cap_bytes > 0;
-}
-static inline int dg_uses_gpu(const pl_disagg_workload *w)
-{
-    return w->gpu_bw_bytes_per_s > 0 || w->gpu_mem_bytes > 0;
-}
 /* Run time of w on a vGPU of g with `corunners` busy vGPUs including its own. */
 PL_INTERNAL double dg_gpu_time(const pl_disagg_workload *w, int32_t corunners);
 /* Device v may serve a composition attached to node (pool or same home). */

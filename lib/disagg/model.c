@@ -53,11 +53,11 @@ pl_status dg_check_workload(const pl_disagg_workload *w, const char *fn)
     if (w->nvme_bw_bytes_per_s < 0 || w->nvme_cap_bytes < 0 || w->gpu_bw_bytes_per_s < 0 ||
         w->gpu_mem_bytes < 0 || w->cores < 0 || w->mem_bytes < 0)
         return pl_err(PL_EINVAL, "%s: negative demand", fn);
-    if (dg_uses_nvme(w) && dg_uses_gpu(w))
+    if (pl_disagg_uses_nvme(w) && pl_disagg_uses_gpu(w))
         return pl_err(PL_EINVAL, "%s: a workload requesting both NVMe and a GPU is not modelled", fn);
-    if ((w->model == PL_DISAGG_MODEL_SMUFIN || w->model == PL_DISAGG_MODEL_FIO) && !dg_uses_nvme(w))
+    if ((w->model == PL_DISAGG_MODEL_SMUFIN || w->model == PL_DISAGG_MODEL_FIO) && !pl_disagg_uses_nvme(w))
         return pl_err(PL_EINVAL, "%s: the SMUFIN/FIO models need an NVMe request", fn);
-    if (w->model == PL_DISAGG_MODEL_YOLO && !dg_uses_gpu(w))
+    if (w->model == PL_DISAGG_MODEL_YOLO && !pl_disagg_uses_gpu(w))
         return pl_err(PL_EINVAL, "%s: the YOLO model needs a GPU request", fn);
     if ((unsigned)w->model > PL_DISAGG_MODEL_YOLO)
         return pl_err(PL_EINVAL, "%s: unknown model %d", fn, (int)w->model);

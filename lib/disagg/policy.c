@@ -336,12 +336,12 @@ static pl_status run(const pl_disagg_cluster *c, pl_disagg_policy p, const pl_di
     node_rule nr = p == PL_DISAGG_MIN_FRAGMENTATION ? NODE_BETA
                    : p == PL_DISAGG_GPU_AWARE ? NODE_EQ51 : NODE_FIRST_FIT;
     int use_model = p != PL_DISAGG_FIRST_FIT;
-    if (dg_uses_nvme(w))
+    if (pl_disagg_uses_nvme(w))
         /* Chapter 5 places NVMe workloads as chapter 4's over-provisioning
          * policy does: first fit, then grow while the model improves. */
         decide_nvme(c, w, now, rank, p == PL_DISAGG_MAX_COMPOSITION || p == PL_DISAGG_GPU_AWARE,
                     p == PL_DISAGG_GPU_AWARE ? NODE_FIRST_FIT : nr, d);
-    else if (dg_uses_gpu(w))
+    else if (pl_disagg_uses_gpu(w))
         decide_gpu(c, w, now, use_model, nr, d);
     else
         decide_compute(c, w, nr, d);

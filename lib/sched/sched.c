@@ -297,13 +297,9 @@ static pl_status check_hosts(const pl_sched *s, const char *id, const pl_job *jo
         if (st)
             return st;
         pl_vertex_kind want = pl_task_cpu_only(&d) ? PL_VK_PACKAGE : PL_VK_GPU;
-        int32_t npk = 1;
-        int found = pl_topology_vertex(s->topo, hosts[g], &info) == PL_OK;
-        /* A machine that models no package holds its CPU-only tasks itself. */
-        if (found && want == PL_VK_PACKAGE && info.kind == PL_VK_MACHINE &&
-            pl_topology_descendants(s->topo, hosts[g], PL_VK_PACKAGE, NULL, 0, &npk) == PL_OK && npk == 0)
-            info.kind = PL_VK_PACKAGE;
-        if (!found || info.kind != want)
+        int ok = want == PL_VK_PACKAGE ? pl_topo_hosts_cpu_tasks(s->topo, hosts[g])
+                                       : pl_topo_is(s->topo, hosts[g], PL_VK_GPU);
+        if (!ok || pl_topology_vertex(s->topo, hosts[g], &info) != PL_OK)
             return pl_err(PL_EINVAL, "pl_sched_commit: job \"%s\": vertex %d of task %d is not a %s", id,
                           (int)hosts[g], (int)g, want == PL_VK_GPU ? "GPU" : "package (the task needs no GPU)");
         for (int32_t h = 0; h < g && want == PL_VK_GPU; h++) {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim_impl.h"
+#include "internal/topology_internal.h"
 
 enum { GPU_FREE = 0, GPU_USED = 1, GPU_FAILED = 2 };
 
@@ -133,12 +134,6 @@ void pl_sim_metrics_free(srun *r)
     memset(&r->m, 0, sizeof r->m);
 }
 
-static int is_storage(const pl_topology *t, int32_t v)
-{
-    pl_vertex_info vi;
-    return pl_topology_vertex(t, v, &vi) == PL_OK && vi.kind == PL_VK_STORAGE;
-}
-
 void pl_sim_metrics_plan(srun *r, const pl_plan_item *items, int32_t n, int sign)
 {
     const pl_sim *s = r->s;
@@ -151,7 +146,7 @@ void pl_sim_metrics_plan(srun *r, const pl_plan_item *items, int32_t n, int sign
             r->m.cores_used += sign * items[i].amount;
             if (m >= 0 && r->m.mach_has_cores[m])
                 machine_delta(r, m, 0, -sign * items[i].amount);
-        } else if (items[i].res == PL_RES_BANDWIDTH && is_storage(r->topo, v)) {
+        } else if (items[i].res == PL_RES_BANDWIDTH && pl_topo_is(r->topo, v, PL_VK_STORAGE)) {
             /* A task's NVMe demand (the engine's storage step). */
             r->m.nvme_bw_used += sign * items[i].amount;
         }

@@ -10,8 +10,6 @@
 #include <placement/nvme_sim.h>
 #include "sim_impl.h"
 #include "internal/columns.h"
-#include "internal/nvme_rules.h"
-#include "fabric.h"
 
 struct pl_nvme_sim_result {
     int32_t n;
@@ -188,11 +186,9 @@ pl_status pl_nvme_sim_generate(const pl_nvme_sim_opts *o, pl_disagg_workload **j
 
 static int job_type(const pl_disagg_workload *w)
 {
-    int nvme = w->nvme_bw_bytes_per_s > 0 || w->nvme_cap_bytes > 0;
-    int gpu = w->gpu_bw_bytes_per_s > 0 || w->gpu_mem_bytes > 0;
-    if (gpu)
+    if (pl_disagg_uses_gpu(w))
         return 3;
-    if (!nvme)
+    if (!pl_disagg_uses_nvme(w))
         return 2;
     return (w->model == PL_DISAGG_MODEL_SMUFIN || w->model == PL_DISAGG_MODEL_FIO) ? 0 : 1;
 }
@@ -215,8 +211,8 @@ static const char *type_name(const pl_disagg_workload *w)
     return w->model == PL_DISAGG_MODEL_SMUFIN ? PL_NVME_TYPE_SMUFIN
            : w->model == PL_DISAGG_MODEL_FIO  ? PL_NVME_TYPE_FIO
            : w->model == PL_DISAGG_MODEL_YOLO ? PL_NVME_TYPE_YOLO
-           : w->nvme_bw_bytes_per_s > 0 || w->nvme_cap_bytes > 0 ? "capacity"
-                                                                 : "compute";
+           : pl_disagg_uses_nvme(w)           ? "capacity"
+                                              : "compute";
 }
 
 /* A vGPU workload's share of a GPU the size of tot's mean one, in
@@ -224,7 +220,7 @@ static const char *type_name(const pl_disagg_workload *w)
  * bandwidth and memory). */
 static int64_t gpu_share(const pl_disagg_workload *w, const pl_disagg_totals *tot)
 {
-    if (!(w->gpu_bw_bytes_per_s > 0 || w->gpu_mem_bytes > 0) || tot->gpus < 1)
+    if (!pl_disagg_uses_gpu(w) || tot->gpus < 1)
         return 0;
     double bw = (double)w->gpu_bw_bytes_per_s * tot->gpus / (double)tot->gpu_bw_bytes_per_s;
     double mem = (double)w->gpu_mem_bytes * tot->gpus / (double)tot->gpu_mem_bytes;

@@ -145,6 +145,19 @@ int32_t pl_topo_machine_of(const pl_topology *t, int32_t v)
     return -1;
 }
 
+int pl_topo_is(const pl_topology *t, int32_t v, pl_vertex_kind kind)
+{
+    return t && v >= 0 && v < t->n && t->kind[v] == kind;
+}
+
+int pl_topo_hosts_cpu_tasks(const pl_topology *t, int32_t v)
+{
+    int32_t npk = 1;
+    return pl_topo_is(t, v, PL_VK_PACKAGE) ||
+           (pl_topo_is(t, v, PL_VK_MACHINE) &&
+            pl_topology_descendants(t, v, PL_VK_PACKAGE, NULL, 0, &npk) == PL_OK && npk == 0);
+}
+
 int32_t pl_topo_common_machine(const pl_topology *t, const int32_t *v, int32_t n)
 {
     int32_t m = -1;

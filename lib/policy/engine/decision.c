@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal/policy_impl.h"
+#include "internal/topology_internal.h"
 #include "internal/job_impl.h"
 
 typedef struct entry {
@@ -291,12 +292,10 @@ pl_status pl_plan_build_tasks(const pl_topology *t, const pl_job *job, const int
         if ((st = pl_job_task(job, tasks ? tasks[i] : i, &dem)))
             break;
         int32_t g = hosts[i], pkg = -1;
-        pl_vertex_info vi;
         if (pl_topology_ancestor(t, g, PL_VK_PACKAGE, &pkg) != PL_OK)
             pkg = -1;
         /* A machine that models no package holds a CPU-only task itself. */
-        int on_machine = pkg < 0 && pl_task_cpu_only(&dem) && pl_topology_vertex(t, g, &vi) == PL_OK &&
-                         vi.kind == PL_VK_MACHINE;
+        int on_machine = pkg < 0 && pl_task_cpu_only(&dem) && pl_topo_hosts_cpu_tasks(t, g);
         if (on_machine)
             pkg = g;
         if (!pl_task_cpu_only(&dem))

@@ -224,12 +224,10 @@ static pl_status add_item(pl_plan_item **items, int32_t *n, int64_t *cap, int32_
  * none (the policy did not plan storage). */
 static int32_t planned_device(const pl_topology *t, const pl_plan_item *items, int32_t n)
 {
-    for (int32_t j = 0; j < n; j++) {
-        pl_vertex_info vi;
+    for (int32_t j = 0; j < n; j++)
         if ((items[j].res == PL_RES_BANDWIDTH || items[j].res == PL_RES_STORAGE) &&
-            pl_topology_vertex(t, items[j].v, &vi) == PL_OK && vi.kind == PL_VK_STORAGE)
+            pl_topo_is(t, items[j].v, PL_VK_STORAGE))
             return items[j].v;
-    }
     return -1;
 }
 

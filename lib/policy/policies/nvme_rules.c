@@ -60,11 +60,6 @@ pl_status pl_nvme_job_workload(const pl_job *job, pl_disagg_workload *w)
     return PL_OK;
 }
 
-static int dg_nvme(const pl_disagg_workload *w)
-{
-    return w->nvme_bw_bytes_per_s > 0 || w->nvme_cap_bytes > 0;
-}
-
 typedef struct rctx {
     pl_disagg_policy rule;
     const pl_nvme_rule_opts *o;
@@ -207,7 +202,7 @@ static pl_status decide_one(rctx *x, const pl_policy_request *req, int32_t q, pl
     /* A fixed text: a long queue waits at every event. */
     if (!d.placed)
         return pl_decision_set_kind(out, q, PL_DECISION_WAITING,
-                                    dg_nvme(&w) ? "no node has its cores free with a composition of its NVMe "
+                                    pl_disagg_uses_nvme(&w) ? "no node has its cores free with a composition of its NVMe "
                                                   "bandwidth and capacity (or a vGPU) that fits now"
                                                 : "no node has its cores and memory (or a vGPU) free now");
     int32_t id = -1, machine = -1, gpu = -1, dev0 = -1, n = 0;
@@ -220,7 +215,7 @@ static pl_status decide_one(rctx *x, const pl_policy_request *req, int32_t q, pl
     pl_decision_info info = {.kind = PL_DECISION_PLACED, .ngpus = 1, .gpus = &gpu, .machine = machine,
                              .utility = 1, .slowdown = 1, .reason = "", .hosts = &host};
     if ((st = pl_decision_set(out, q, &info)) || (st = pl_decision_set_plan(out, q, items, n)) ||
-        (dg_nvme(&w) && (st = pl_decision_set_storage(out, q, &dev0))))
+        (pl_disagg_uses_nvme(&w) && (st = pl_decision_set_storage(out, q, &dev0))))
         return st;
     if (ch)
         *ch = (pl_nvme_choice){.placed = 1, .w = w, .d = d};

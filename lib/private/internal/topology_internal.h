@@ -49,6 +49,13 @@ PL_INTERNAL int64_t pl_topo_used_of(const pl_topology *t, const int32_t *verts, 
  * it sets no error message: callers ask it of pool devices routinely. */
 PL_INTERNAL int32_t pl_topo_machine_of(const pl_topology *t, int32_t v);
 
+/* v is a vertex of that kind. */
+PL_INTERNAL int pl_topo_is(const pl_topology *t, int32_t v, pl_vertex_kind kind);
+
+/* v may host a CPU-only task: a package, or a machine that models no
+ * package (it then holds the task's cores and memory itself). */
+PL_INTERNAL int pl_topo_hosts_cpu_tasks(const pl_topology *t, int32_t v);
+
 /* The machine holding every one of v[0..n), -1 when they are on several,
  * one has none, or n is 0. */
 PL_INTERNAL int32_t pl_topo_common_machine(const pl_topology *t, const int32_t *v, int32_t n);

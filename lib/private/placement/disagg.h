@@ -90,6 +90,18 @@ typedef struct pl_disagg_workload {
     double deadline_s;            /**< Absolute deadline (pl_disagg_set_deadline() fills it, Eq. 4.5). */
 } pl_disagg_workload;
 
+/** \brief Whether w requests NVMe (bandwidth or capacity). */
+static inline int pl_disagg_uses_nvme(const pl_disagg_workload *w)
+{
+    return w->nvme_bw_bytes_per_s > 0 || w->nvme_cap_bytes > 0;
+}
+
+/** \brief Whether w requests a GPU (a vGPU's bandwidth or memory). */
+static inline int pl_disagg_uses_gpu(const pl_disagg_workload *w)
+{
+    return w->gpu_bw_bytes_per_s > 0 || w->gpu_mem_bytes > 0;
+}
+
 /**
  * \brief Fill *out with a built-in type of Table 4.1 / 5.1, arriving at
  *        arrival_s with the given priority; the deadline is set by Eq. 4.5.
